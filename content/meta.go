@@ -1,0 +1,118 @@
+package content
+
+import (
+	"time"
+)
+
+// Page kinds, as written in the kind frontmatter key.
+const (
+	KindSource        = "source"
+	KindSummary       = "source_summary"
+	KindPage          = "page"
+	KindSynthesis     = "synthesis"
+	KindRetrospective = "retrospective"
+	KindTopic         = "topic"
+	KindHub           = "hub"
+	KindLog           = "log"
+)
+
+// Page statuses. Only active pages are retrieved.
+const (
+	StatusActive    = "active"
+	StatusStale     = "stale"
+	StatusRetracted = "retracted"
+	StatusExpired   = "expired"
+)
+
+// Author kinds. A human-owned page is never rewritten by an agent-driven batch.
+const (
+	AuthorHuman = "human"
+	AuthorAgent = "agent"
+)
+
+// Unclassified is the only classification that may enter file-back.
+const Unclassified = "UNCLASSIFIED"
+
+// Author says who owns a page; it decides whether automation may rewrite it.
+type Author struct {
+	Kind string `yaml:"kind,omitempty" json:"kind,omitempty"`
+	Name string `yaml:"name,omitempty" json:"name,omitempty"`
+}
+
+// Ref pins a page path to the git blob id of the content that was used, so
+// drift is detectable when the page later changes.
+type Ref struct {
+	Path     string `yaml:"path" json:"path"`
+	Revision string `yaml:"revision,omitempty" json:"revision,omitempty"`
+}
+
+// Provenance records where a page came from: the batch that wrote it, who
+// approved it, and the page revisions it was derived from or cites.
+type Provenance struct {
+	Batch       string `yaml:"batch,omitempty" json:"batch,omitempty"`
+	ApprovedBy  string `yaml:"approved_by,omitempty" json:"approved_by,omitempty"`
+	DerivedFrom []Ref  `yaml:"derived_from,omitempty" json:"derived_from,omitempty"`
+	Citations   []Ref  `yaml:"citations,omitempty" json:"citations,omitempty"`
+	Question    string `yaml:"question,omitempty" json:"question,omitempty"`
+	AskedBy     string `yaml:"asked_by,omitempty" json:"asked_by,omitempty"`
+	Origin      string `yaml:"origin,omitempty" json:"origin,omitempty"`
+}
+
+// IsZero lets omitempty drop an empty provenance block.
+func (p Provenance) IsZero() bool {
+	return p.Batch == "" && p.ApprovedBy == "" && len(p.DerivedFrom) == 0 &&
+		len(p.Citations) == 0 && p.Question == "" && p.AskedBy == "" && p.Origin == ""
+}
+
+// IsZero lets omitempty drop an empty author.
+func (a Author) IsZero() bool { return a.Kind == "" && a.Name == "" }
+
+// Meta is the frontmatter schema of DESIGN.md §3. Keys it does not know are
+// kept by Page and written back unchanged.
+type Meta struct {
+	Title          string     `yaml:"title,omitempty" json:"title,omitempty"`
+	Kind           string     `yaml:"kind,omitempty" json:"kind,omitempty"`
+	Topics         []string   `yaml:"topics,omitempty" json:"topics,omitempty"`
+	Summary        string     `yaml:"summary,omitempty" json:"summary,omitempty"`
+	Author         Author     `yaml:"author,omitempty" json:"author,omitempty"`
+	Status         string     `yaml:"status,omitempty" json:"status,omitempty"`
+	Classification string     `yaml:"classification,omitempty" json:"classification,omitempty"`
+	Durability     string     `yaml:"durability,omitempty" json:"durability,omitempty"`
+	Expires        string     `yaml:"expires,omitempty" json:"expires,omitempty"`
+	SourceKind     string     `yaml:"source_kind,omitempty" json:"source_kind,omitempty"`
+	Provenance     Provenance `yaml:"provenance,omitempty" json:"provenance,omitempty"`
+	Created        time.Time  `yaml:"created,omitempty" json:"created,omitempty"`
+	Updated        time.Time  `yaml:"updated,omitempty" json:"updated,omitempty"`
+}
+
+// ExpiresAt parses Expires, which is a date (2027-01-31) or an RFC 3339
+// time. A date expires at the end of that day, UTC.
+func (m Meta) ExpiresAt() (time.Time, bool) {
+	if m.Expires == "" {
+		return time.Time{}, false
+	}
+	if t, err := time.Parse(time.RFC3339, m.Expires); err == nil {
+		return t, true
+	}
+	if t, err := time.Parse(time.DateOnly, m.Expires); err == nil {
+		return t.Add(24*time.Hour - time.Nanosecond), true
+	}
+	return time.Time{}, false
+}
+
+// Active reports whether the page may be retrieved at now: its status is
+// active (or unset) and it is not past its expiry.
+func (m Meta) Active(now time.Time) bool {
+	switch m.Status {
+	case "", StatusActive:
+	default:
+		return false
+	}
+	if t, ok := m.ExpiresAt(); ok && !now.IsZero() && now.After(t) {
+		return false
+	}
+	return true
+}
+
+// OwnedByHuman reports whether automation must leave the page's body alone.
+func (m Meta) OwnedByHuman() bool { return m.Author.Kind == AuthorHuman }

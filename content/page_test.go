@@ -1,0 +1,147 @@
+package content
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const samplePage = `---
+title: Why the index is keyed by commit
+kind: page
+topics: [storage, retrieval]
+x-custom: {keep: me}
+author: {kind: human, name: dana, team: infra}
+provenance:
+  batch: b-20261129-7f3a
+  approved_by: dana
+  reviewer: lee
+created: 2026-11-29T18:00:00Z
+---
+# Keyed by commit
+
+Body with *emphasis*   and trailing spaces.  
+`
+
+func TestParseRoundTripUnchanged(t *testing.T) {
+	p, err := Parse("pages/x.md", []byte(samplePage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Meta.Title != "Why the index is keyed by commit" || p.Meta.Author.Name != "dana" || p.Meta.Provenance.Batch != "b-20261129-7f3a" {
+		t.Fatalf("meta not decoded: %+v", p.Meta)
+	}
+	if p.Meta.Created.IsZero() {
+		t.Fatal("created not decoded")
+	}
+	got := string(p.MustBytes())
+	if diff := cmp.Diff(samplePage, got); diff != "" {
+		t.Fatalf("unchanged page did not round-trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseRewriteKeepsUnknownKeys(t *testing.T) {
+	p, err := Parse("pages/x.md", []byte(samplePage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Meta.Summary = "One line."
+	p.Meta.Topics = []string{"storage"}
+	p.Meta.Provenance.ApprovedBy = "kim"
+	out := string(p.MustBytes())
+	for _, want := range []string{"x-custom:", "keep: me", "team: infra", "reviewer: lee", "summary: One line.", "approved_by: kim"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rewrite lost %q:\n%s", want, out)
+		}
+	}
+	if !strings.HasSuffix(out, "---\n# Keyed by commit\n\nBody with *emphasis*   and trailing spaces.  \n") {
+		t.Errorf("body not byte-exact:\n%q", out)
+	}
+	// Unknown key order is kept: x-custom stays before author.
+	if strings.Index(out, "x-custom") > strings.Index(out, "author:") {
+		t.Errorf("key order changed:\n%s", out)
+	}
+	q, err := Parse("pages/x.md", []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(p.Meta, q.Meta); diff != "" {
+		t.Errorf("meta changed across rewrite (-want +got):\n%s", diff)
+	}
+	// Clearing a known key removes it.
+	q.Meta.Summary = ""
+	if strings.Contains(string(q.MustBytes()), "summary:") {
+		t.Error("cleared key still written")
+	}
+}
+
+func TestParseNoFrontmatter(t *testing.T) {
+	src := "# Title\n\ntext\n"
+	p, err := Parse("a.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(p.MustBytes()) != src {
+		t.Fatal("page without frontmatter changed")
+	}
+	p.Meta.Title = "T"
+	if got := string(p.MustBytes()); got != "---\ntitle: T\n---\n"+src {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line      int
+		is        error
+	}{
+		{"binary", "abc\n\x00def", 2, ErrBinary},
+		{"utf8", "ok\nbad \xff\n", 2, ErrInvalidUTF8},
+		{"unclosed", "---\ntitle: x\n", 1, nil},
+		{"bad yaml", "---\ntitle: x\ntopics: [a,\n---\nbody", 0, nil},
+		{"not a mapping", "---\n- a\n- b\n---\nbody", 0, nil},
+		{"wrong type", "---\ntitle: x\ntopics: {a: b}\n---\nbody", 3, nil},
+		{"too large", strings.Repeat("x", MaxPageSize+1), 0, ErrTooLarge},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("p.md", []byte(tc.src))
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("want ParseError, got %v", err)
+			}
+			if tc.line != 0 && pe.Line != tc.line {
+				t.Errorf("line = %d, want %d (%v)", pe.Line, tc.line, err)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("error %v is not %v", err, tc.is)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(samplePage))
+	f.Add([]byte("---\n---\n"))
+	f.Add([]byte("no front\n[a](b.md) [[c]]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("f.md", data)
+		if err != nil {
+			return
+		}
+		out, err := p.Bytes()
+		if err != nil {
+			return
+		}
+		if string(out) != string(data) {
+			t.Fatalf("unchanged page did not round-trip: %q -> %q", data, out)
+		}
+		Analyze(data)
+	})
+}
