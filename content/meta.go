@@ -74,15 +74,15 @@ type Meta struct {
 	Kind           string     `yaml:"kind,omitempty" json:"kind,omitempty"`
 	Topics         []string   `yaml:"topics,omitempty" json:"topics,omitempty"`
 	Summary        string     `yaml:"summary,omitempty" json:"summary,omitempty"`
-	Author         Author     `yaml:"author,omitempty" json:"author,omitempty"`
+	Author         Author     `yaml:"author,omitempty" json:"author,omitzero"`
 	Status         string     `yaml:"status,omitempty" json:"status,omitempty"`
 	Classification string     `yaml:"classification,omitempty" json:"classification,omitempty"`
 	Durability     string     `yaml:"durability,omitempty" json:"durability,omitempty"`
 	Expires        string     `yaml:"expires,omitempty" json:"expires,omitempty"`
 	SourceKind     string     `yaml:"source_kind,omitempty" json:"source_kind,omitempty"`
-	Provenance     Provenance `yaml:"provenance,omitempty" json:"provenance,omitempty"`
-	Created        time.Time  `yaml:"created,omitempty" json:"created,omitempty"`
-	Updated        time.Time  `yaml:"updated,omitempty" json:"updated,omitempty"`
+	Provenance     Provenance `yaml:"provenance,omitempty" json:"provenance,omitzero"`
+	Created        time.Time  `yaml:"created,omitempty" json:"created,omitzero"`
+	Updated        time.Time  `yaml:"updated,omitempty" json:"updated,omitzero"`
 }
 
 // ExpiresAt parses Expires, which is a date (2027-01-31) or an RFC 3339

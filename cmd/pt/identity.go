@@ -1,0 +1,31 @@
+package main
+
+import (
+	"os"
+	"os/user"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// identity is who a CLI batch is by: $PT_AUTHOR, else git's author
+// variables, else the login name. The CLI is driven by a person.
+func identity() wiki.Author {
+	a := wiki.Author{Kind: content.AuthorHuman}
+	for _, v := range []string{"PT_AUTHOR", "GIT_AUTHOR_NAME"} {
+		if n := os.Getenv(v); n != "" {
+			a.Name = n
+			break
+		}
+	}
+	if a.Name == "" {
+		if u, err := user.Current(); err == nil {
+			a.Name = u.Username
+		}
+	}
+	if a.Name == "" {
+		a.Name = "pt"
+	}
+	a.Email = os.Getenv("GIT_AUTHOR_EMAIL")
+	return a
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+func init() { register(newInitCmd) }
+
+func newInitCmd(e *env) *cobra.Command {
+	var name, owner, ci string
+	cmd := &cobra.Command{
+		Use:   "init [DIR]",
+		Short: "create a space (kb.yaml, hub, log) as the first commit",
+		Args:  argsN(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			} else if e.kb != "" {
+				dir = e.kb
+			}
+			extra, err := ciFiles(ci)
+			if err != nil {
+				return usageError{err}
+			}
+			s, res, err := wiki.Init(e.ctx, dir, wiki.InitOptions{Name: name, Owner: owner, Author: identity(), Extra: extra})
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			return e.emit(res, func(w io.Writer) {
+				fmt.Fprintf(w, "created space %q in %s (commit %s)\n", s.Config().Name, dir, short(res.Commit))
+			})
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the space's name (default: the directory's name)")
+	cmd.Flags().StringVar(&owner, "owner", "", "who owns the space: agent or human")
+	cmd.Flags().StringVar(&ci, "ci", "", "also write a scheduled lint job: github or gitlab")
+	return cmd
+}
+
+// ciFiles returns the CI job files for --ci; the lint package provides them
+// once scheduled CI lint exists.
+var ciFiles = func(kind string) (map[string][]byte, error) {
+	if kind == "" {
+		return nil, nil
+	}
+	return nil, fmt.Errorf("--ci %s: unknown CI host (github or gitlab)", kind)
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+func init() { register(newRevertCmd) }
+
+func newRevertCmd(e *env) *cobra.Command {
+	var approvedBy string
+	cmd := &cobra.Command{
+		Use:   "revert BATCH",
+		Short: "undo a batch as one new commit",
+		Args:  argsN(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if approvedBy == "" {
+				return usageError{errors.New("--approved-by is required")}
+			}
+			s, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			res, err := s.Revert(e.ctx, args[0], wiki.RevertOptions{ApprovedBy: approvedBy, Author: identity()})
+			if err != nil {
+				return err
+			}
+			return e.emit(res, func(w io.Writer) { printResult(w, res) })
+		},
+	}
+	cmd.Flags().StringVar(&approvedBy, "approved-by", "", "who approved the revert (required)")
+	return cmd
+}
+
+// printResult renders a batch result for people.
+func printResult(w io.Writer, res *wiki.Result) {
+	if res.Unchanged {
+		fmt.Fprintf(w, "%s: nothing to change\n", res.Kind)
+		return
+	}
+	fmt.Fprintf(w, "%s batch %s: commit %s, %d paths\n", res.Kind, res.Batch, short(res.Commit), len(res.Pages))
+	for _, p := range res.Pages {
+		verb := "wrote"
+		if p.Deleted {
+			verb = "deleted"
+		}
+		fmt.Fprintf(w, "  %-8s %-9s %s\n", verb, p.Role, p.Path)
+	}
+	for _, s := range res.NotUpdated {
+		fmt.Fprintf(w, "  skipped  %s: %s\n", s.Path, s.Reason)
+	}
+	for _, p := range res.WorktreeSkipped {
+		fmt.Fprintf(w, "  note: %s has uncommitted edits in the work tree; left as it is\n", p)
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+// Exit codes, in one place: 0 ok, 1 failure or findings, 2 usage.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// env is what every command gets: its streams and the global flags.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	kb     string // --kb
+	json   bool   // --json
+}
+
+// commands registers the subcommands; each command file adds its own in an
+// init function, so commands stay one file each.
+var commands []func(e *env) *cobra.Command
+
+func register(f func(e *env) *cobra.Command) { commands = append(commands, f) }
+
+// usageError marks errors in how pt was called (exit 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// exitError carries an exit code chosen by a command (lint --fail-on).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:           "pt",
+		Short:         "pt: a git-native wiki with compounding file-back",
+		Long:          "pt keeps a team's knowledge as Markdown pages with provenance in a git repository.\nEvery change is one commit; agents query it before they implement and file answers back.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().StringVar(&e.kb, "kb", "", "the space's directory (default $PT_KB, else the nearest kb.yaml at or above the working directory)")
+	root.PersistentFlags().BoolVar(&e.json, "json", false, "print JSON")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.CompletionOptions.DisableDefaultCmd = true
+	for _, f := range commands {
+		root.AddCommand(f(e))
+	}
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	msg := strings.TrimSpace(err.Error())
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	fmt.Fprintln(stderr, "pt: "+msg)
+	var ue usageError
+	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "unknown flag") ||
+		strings.Contains(msg, "accepts") && strings.Contains(msg, "arg(s)") {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// spaceDir picks the space: --kb, else $PT_KB, else the nearest kb.yaml.
+func (e *env) spaceDir() (string, error) {
+	if e.kb != "" {
+		return e.kb, nil
+	}
+	if v := os.Getenv("PT_KB"); v != "" {
+		return v, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return wiki.Find(wd)
+}
+
+// open opens the command's space.
+func (e *env) open() (*wiki.Space, error) {
+	dir, err := e.spaceDir()
+	if err != nil {
+		return nil, err
+	}
+	return wiki.Open(e.ctx, dir)
+}
+
+// emit prints v as JSON with --json, else its human rendering.
+func (e *env) emit(v any, human func(w io.Writer)) error {
+	if e.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	}
+	human(e.stdout)
+	return nil
+}
+
+// argsN wraps cobra's arity checks as usage errors.
+func argsN(min, max int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < min || (max >= 0 && len(args) > max) {
+			switch {
+			case min == max:
+				return usageError{fmt.Errorf("%s takes %d argument(s), got %d", cmd.Name(), min, len(args))}
+			case max < 0:
+				return usageError{fmt.Errorf("%s takes at least %d argument(s), got %d", cmd.Name(), min, len(args))}
+			default:
+				return usageError{fmt.Errorf("%s takes %d to %d arguments, got %d", cmd.Name(), min, max, len(args))}
+			}
+		}
+		return nil
+	}
+}

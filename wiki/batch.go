@@ -1,0 +1,359 @@
+package wiki
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki/internal/gitstore"
+)
+
+// Roles say why a batch wrote a path; a batch result lists every path with
+// its role.
+const (
+	RoleSource    = "source"
+	RoleSummary   = "summary"
+	RolePage      = "page"
+	RoleFanOut    = "fan-out"
+	RoleSynthesis = "synthesis"
+	RoleRetro     = "retro"
+	RoleSpoke     = "spoke"
+	RoleHub       = "hub"
+	RoleLog       = "log"
+	RoleConfig    = "config"
+	RoleFindings  = "findings"
+	RoleRestored  = "restored"
+	RoleExpired   = "expired"
+)
+
+// derived roles are recomputed on whatever head a batch lands on, so a
+// concurrent change to them is not a conflict.
+func derived(role string) bool {
+	return role == RoleSpoke || role == RoleHub || role == RoleLog
+}
+
+// Batch describes one change to a space: what it is, who asked for it and
+// who approved it. The pages come from the prepare function given to Apply.
+type Batch struct {
+	Kind       string    // one of the Kind constants
+	Title      string    // one line: the commit subject after "<kind>: "
+	Body       string    // optional commit body
+	ApprovedBy string    // mandatory for ingest and import
+	Author     Author    // who made the change; zero means "pt"
+	When       time.Time // commit and page time; zero means now
+	Reverts    string    // batch id, for revert batches
+	ID         string    // batch id; generated when empty
+	Quiet      bool      // write no log entry (lint keeps its own)
+}
+
+// Author is a commit identity. Kind says whether an agent or a person made
+// the change, and is recorded in the commit.
+type Author struct {
+	Name  string `json:"name"`
+	Email string `json:"email,omitempty"`
+	Kind  string `json:"kind,omitempty"` // human | agent
+}
+
+// Written is a path a batch wrote or deleted.
+type Written struct {
+	Path     string `json:"path"`
+	Role     string `json:"role"`
+	Revision string `json:"revision,omitempty"` // blob id; "" when deleted
+	Deleted  bool   `json:"deleted,omitempty"`
+}
+
+// Skipped is a path a batch meant to change but left alone, and why.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Result is what a batch did: the JSON of `pt ingest --json` and of the MCP
+// write tools.
+type Result struct {
+	Batch           string    `json:"batch,omitempty"`
+	Kind            string    `json:"kind"`
+	Commit          string    `json:"commit,omitempty"`
+	Unchanged       bool      `json:"unchanged,omitempty"` // nothing to write: no commit was made
+	Pages           []Written `json:"pages"`
+	NotUpdated      []Skipped `json:"not_updated,omitempty"`
+	WorktreeSkipped []string  `json:"worktree_skipped,omitempty"`
+}
+
+// NewBatchID returns a fresh batch id: b-YYYYMMDD-<6 hex>.
+func NewBatchID(when time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return "b-" + when.UTC().Format("20060102") + "-" + hex.EncodeToString(b[:])
+}
+
+// maxAttempts bounds how often a batch is re-prepared after losing the
+// compare-and-swap to a writer that does not take pt's lock (a git command).
+const maxAttempts = 8
+
+// Apply writes a batch as exactly one commit. prepare stages the batch's
+// pages on a Tx that reads the current head; Apply adds the spokes, the hub
+// and the log entry, and moves the branch with a compare-and-swap. When the
+// branch moved under it and none of the batch's own paths changed, it
+// prepares the batch again on the new head; otherwise it returns a
+// ConflictError naming the paths. An error from prepare leaves the
+// repository exactly as it was.
+func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Context, tx *Tx) error) (*Result, error) {
+	if b.When.IsZero() {
+		b.When = time.Now()
+	}
+	b.When = b.When.UTC().Truncate(time.Second)
+	if b.ID == "" {
+		b.ID = NewBatchID(b.When)
+	}
+	unlock, err := s.store.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	for attempt := 0; ; attempt++ {
+		head, err := s.Head(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tx := newTx(s, head, b)
+		if err := prepare(ctx, tx); err != nil {
+			return nil, err
+		}
+		if !tx.changed() {
+			return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
+		}
+		if err := tx.finish(ctx); err != nil {
+			return nil, err
+		}
+		res, err := s.commit(ctx, tx)
+		if errors.Is(err, gitstore.ErrStale) && attempt < maxAttempts {
+			if err := s.checkOverlap(ctx, head, tx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return res, err
+	}
+}
+
+func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
+	b := tx.batch
+	var changes []gitstore.Change
+	res := &Result{Batch: b.ID, Kind: b.Kind, Pages: []Written{}, NotUpdated: tx.skipped}
+	for _, p := range tx.order {
+		st := tx.staged[p]
+		if st.deleted {
+			changes = append(changes, gitstore.Change{Path: s.repoPath(p), Delete: true})
+			res.Pages = append(res.Pages, Written{Path: p, Role: st.role, Deleted: true})
+			continue
+		}
+		changes = append(changes, gitstore.Change{Path: s.repoPath(p), Data: st.data})
+		res.Pages = append(res.Pages, Written{Path: p, Role: st.role, Revision: BlobID(st.data)})
+	}
+	sig := gitstore.Signature{Name: b.Author.Name, Email: b.Author.Email, When: b.When}
+	if sig.Name == "" {
+		sig.Name = "pt"
+	}
+	if sig.Email == "" {
+		sig.Email = "pt@localhost"
+	}
+	tr := Trailers{BatchID: b.ID, Kind: b.Kind, ApprovedBy: b.ApprovedBy, Reverts: b.Reverts}
+	if b.Author.Kind == content.AuthorAgent {
+		tr.AgentName = b.Author.Name
+	}
+	parent, err := toHash(tx.head)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := s.store.Commit(ctx, gitstore.CommitRequest{
+		Parent:  parent,
+		Changes: changes,
+		Message: formatMessage(b.Kind, b.Title, b.Body, tr),
+		Author:  sig,
+	})
+	if errors.Is(err, gitstore.ErrNoChange) {
+		return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s batch %s: %w", b.Kind, b.ID, err)
+	}
+	res.Commit = cr.Hash.String()
+	res.WorktreeSkipped = cr.SkippedWorktree
+	return res, nil
+}
+
+// checkOverlap decides whether a batch that lost the race may be prepared
+// again on the new head: only when the commits in between left the batch's
+// own (non-derived) paths alone.
+func (s *Space) checkOverlap(ctx context.Context, base Rev, tx *Tx) error {
+	head, err := s.Head(ctx)
+	if err != nil {
+		return err
+	}
+	diff, err := s.Diff(ctx, base, head)
+	if err != nil {
+		return err
+	}
+	var clash []string
+	for _, c := range diff {
+		if st, ok := tx.staged[c.Path]; ok && !derived(st.role) {
+			clash = append(clash, c.Path)
+		}
+	}
+	if len(clash) > 0 {
+		sort.Strings(clash)
+		return &ConflictError{Op: tx.batch.Kind + " batch " + tx.batch.ID, Paths: clash}
+	}
+	return nil
+}
+
+// staged is one path of a batch in preparation.
+type staged struct {
+	data    []byte
+	deleted bool
+	role    string
+}
+
+// Tx is a batch in preparation: reads see the head the batch is built on
+// plus what the batch has staged so far.
+type Tx struct {
+	space   *Space
+	head    Rev
+	batch   Batch
+	staged  map[string]*staged
+	order   []string
+	skipped []Skipped
+	// memberships records, for each page whose spoke entry may change, its
+	// state before the batch, so spokes are updated incrementally.
+	before map[string]*member
+}
+
+func newTx(s *Space, head Rev, b Batch) *Tx {
+	return &Tx{space: s, head: head, batch: b, staged: map[string]*staged{}, before: map[string]*member{}}
+}
+
+// Head is the commit the batch is built on.
+func (tx *Tx) Head() Rev { return tx.head }
+
+// Batch is the batch being prepared (its ID and time are final).
+func (tx *Tx) Batch() Batch { return tx.batch }
+
+// Space is the space the batch writes to.
+func (tx *Tx) Space() *Space { return tx.space }
+
+// ReadFile returns a file as the batch sees it; ErrNotFound when it does not
+// exist at head or the batch deleted it.
+func (tx *Tx) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	if st, ok := tx.staged[p]; ok {
+		if st.deleted {
+			return nil, fmt.Errorf("%s: %w", p, ErrNotFound)
+		}
+		return st.data, nil
+	}
+	if tx.head == "" {
+		return nil, fmt.Errorf("%s: %w", p, ErrNotFound)
+	}
+	data, _, err := tx.space.ReadFile(ctx, tx.head, p)
+	return data, err
+}
+
+// ReadPage parses a page as the batch sees it.
+func (tx *Tx) ReadPage(ctx context.Context, p string) (*PageAt, error) {
+	data, err := tx.ReadFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := content.Parse(p, data)
+	if err != nil {
+		return nil, err
+	}
+	return &PageAt{Path: p, Revision: BlobID(data), Page: pg, Raw: data}, nil
+}
+
+// Exists reports whether p exists as the batch sees it.
+func (tx *Tx) Exists(ctx context.Context, p string) bool {
+	_, err := tx.ReadFile(ctx, p)
+	return err == nil
+}
+
+// Put stages a page. The page's topics, title and summary keep the spokes
+// and the hub in step when the batch is finished.
+func (tx *Tx) Put(ctx context.Context, p string, pg *content.Page, role string) (string, error) {
+	data, err := pg.Bytes()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p, err)
+	}
+	return tx.PutFile(ctx, p, data, role)
+}
+
+// PutFile stages raw bytes at p and returns their blob id. Writing what is
+// already there stages nothing.
+func (tx *Tx) PutFile(ctx context.Context, p string, data []byte, role string) (string, error) {
+	if err := tx.remember(ctx, p); err != nil {
+		return "", err
+	}
+	tx.stage(p, &staged{data: data, role: role})
+	return BlobID(data), nil
+}
+
+// Delete stages the removal of p.
+func (tx *Tx) Delete(ctx context.Context, p string, role string) error {
+	if err := tx.remember(ctx, p); err != nil {
+		return err
+	}
+	tx.stage(p, &staged{deleted: true, role: role})
+	return nil
+}
+
+// Skip records that the batch left p alone, and why (a human-owned page).
+func (tx *Tx) Skip(p, reason string) {
+	tx.skipped = append(tx.skipped, Skipped{Path: p, Reason: reason})
+}
+
+func (tx *Tx) stage(p string, st *staged) {
+	if _, ok := tx.staged[p]; !ok {
+		tx.order = append(tx.order, p)
+	}
+	tx.staged[p] = st
+}
+
+// Staged lists the paths staged so far, in staging order.
+func (tx *Tx) Staged() []string { return slices.Clone(tx.order) }
+
+// changed reports whether anything staged differs from head.
+func (tx *Tx) changed() bool {
+	ctx := context.Background()
+	for _, p := range tx.order {
+		st := tx.staged[p]
+		var old []byte
+		var err error
+		if tx.head != "" {
+			old, _, err = tx.space.ReadFile(ctx, tx.head, p)
+		}
+		exists := tx.head != "" && err == nil
+		if st.deleted != !exists || (!st.deleted && string(old) != string(st.data)) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish adds what every batch carries besides its own pages: the spokes of
+// the topics it touched, the hub when the topic set changed, and its log
+// entry.
+func (tx *Tx) finish(ctx context.Context) error {
+	if err := tx.updateSpokes(ctx); err != nil {
+		return err
+	}
+	if tx.batch.Quiet {
+		return nil
+	}
+	return tx.appendLog(ctx)
+}

@@ -1,0 +1,97 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki/internal/gitstore"
+)
+
+// InitOptions configures a new space. Zero values: the space is named after
+// its directory, owned by agents, authored by "pt", dated now.
+type InitOptions struct {
+	Name   string
+	Owner  string // agent | human
+	Author Author
+	When   time.Time
+	Extra  map[string][]byte // more files for the first batch (space-relative), e.g. a CI job
+}
+
+// gitignore keeps pt's local state out of commits.
+const gitignore = "# pt's local state: never committed\n.pt/\n"
+
+// Init creates a space in dir as one batch: kb.yaml, the hub, the log and a
+// .gitignore. dir becomes a new git repository unless it is already inside
+// one, in which case the space is added to that repository (several spaces
+// may share one). A directory that already holds a space is refused.
+func Init(ctx context.Context, dir string, opts InitOptions) (*Space, *Result, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, nil, err
+	}
+	if _, err := os.Stat(filepath.Join(abs, content.ConfigFile)); err == nil {
+		return nil, nil, fmt.Errorf("init %s: %w", dir, ErrExists)
+	}
+	st, err := gitstore.Open(ctx, abs)
+	if err != nil {
+		st, err = gitstore.Init(ctx, abs, gitstore.DefaultBranch)
+		if err != nil {
+			return nil, nil, fmt.Errorf("init %s: %w", dir, err)
+		}
+	}
+	if st.WorkDir() == "" {
+		st.Close()
+		return nil, nil, fmt.Errorf("init %s: a bare repository has no work tree to hold a new space; init a clone", dir)
+	}
+	name := opts.Name
+	if name == "" {
+		name = filepath.Base(abs)
+	}
+	cfg := content.Config{Name: name, Owner: opts.Owner, TTL: content.Duration(content.DefaultTTL), SpokeLimit: content.DefaultSpokeLimit,
+		Lint: content.LintConfig{Schedule: content.DefaultSchedule}, Reap: content.ReapConfig{Schedule: content.DefaultSchedule}}
+	s := &Space{store: st, cfg: cfg, dir: abs}
+	rel, err := filepath.Rel(realPath(st.WorkDir()), realPath(abs))
+	if err != nil {
+		return nil, nil, err
+	}
+	if rel != "." {
+		s.prefix = filepath.ToSlash(rel) + "/"
+	}
+	// A space already committed here (kb.yaml deleted from the work tree
+	// only) is refused too.
+	if head, _ := s.Head(ctx); head != "" {
+		if _, _, err := s.ReadFile(ctx, head, content.ConfigFile); err == nil {
+			return nil, nil, fmt.Errorf("init %s: %w", dir, ErrExists)
+		}
+	}
+	res, err := s.Apply(ctx, Batch{Kind: KindInit, Title: "create space " + name, Author: opts.Author, When: opts.When},
+		func(ctx context.Context, tx *Tx) error {
+			if _, err := tx.PutFile(ctx, content.ConfigFile, cfg.Bytes(), RoleConfig); err != nil {
+				return err
+			}
+			if _, err := tx.PutFile(ctx, ".gitignore", []byte(gitignore), RoleConfig); err != nil {
+				return err
+			}
+			if _, err := tx.Put(ctx, HubPath, newHub(name), RoleHub); err != nil {
+				return err
+			}
+			for p, data := range opts.Extra {
+				if _, err := tx.PutFile(ctx, p, data, RoleConfig); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return s, res, nil
+}

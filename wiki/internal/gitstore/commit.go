@@ -1,0 +1,168 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrNoChange is returned by Commit, with the parent's hash in the result,
+// when the changes leave the tree as it was: callers skip empty batches
+// instead of writing empty commits.
+var ErrNoChange = errors.New("no change")
+
+// Change is one file of a batch: write Data at Path, or delete Path. Deleting
+// a path that does not exist is not an error (it is already gone).
+type Change struct {
+	Path   string
+	Data   []byte
+	Delete bool
+}
+
+// CommitRequest is one batch. Parent is the tip the caller built it on (zero
+// for the first commit of an unborn branch); the branch moves only if it is
+// still there. A zero Committer means the Author; a zero When means now.
+type CommitRequest struct {
+	Parent    Hash
+	Changes   []Change
+	Message   string
+	Author    Signature
+	Committer Signature
+}
+
+// CommitResult says what Commit did.
+type CommitResult struct {
+	// Hash is the new commit, or the parent with ErrNoChange.
+	Hash Hash
+	// SkippedWorktree lists paths whose work-tree file was left alone because
+	// it held an uncommitted edit (or an untracked file) that differs from
+	// the parent's content; the branch has the new content, the user's file
+	// is untouched and shows as modified in `git status`.
+	SkippedWorktree []string
+	// WorktreeErr is set when the commit landed but the work tree or index
+	// could not be brought in step (for example a long-held index.lock). The
+	// update stays journaled and is finished by the next Open or Commit.
+	WorktreeErr error
+}
+
+// Commit writes a batch as exactly one commit and moves the branch from
+// req.Parent to it (DESIGN.md §4). Only the trees on changed paths are
+// rebuilt; objects are durable before the ref moves; the ref moves with
+// git's lock-file protocol and compare-and-swap, returning ErrStale when the
+// branch is no longer at req.Parent. A crash at any point leaves the branch
+// at the old or the new commit, never in between. Then, when HEAD points to
+// the branch in a non-bare repository, the changed paths of the work tree and
+// index are updated (see CommitResult.SkippedWorktree).
+//
+// Commit takes the write lock unless a goroutine of this process holds Lock,
+// in which case it joins that hold (so calling it between Lock and unlock
+// does not deadlock).
+func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, error) {
+	res := CommitResult{Hash: req.Parent}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	if err := validSignature(req.Author); err != nil {
+		return res, err
+	}
+	if req.Author.When.IsZero() {
+		req.Author.When = time.Now()
+	}
+	if req.Committer == (Signature{}) {
+		req.Committer = req.Author
+	}
+	if err := validSignature(req.Committer); err != nil {
+		return res, err
+	}
+	if req.Committer.When.IsZero() {
+		req.Committer.When = req.Author.When
+	}
+	trie, err := changeTrie(req.Changes)
+	if err != nil {
+		return res, err
+	}
+
+	unlock, err := s.lockForCommit(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	// A work-tree update a dead process left half done comes first, so that
+	// this commit's update starts from a work tree in step.
+	res.WorktreeErr = s.finishPendingLocked()
+
+	parentTree, err := s.commitTree(req.Parent)
+	if err != nil {
+		return res, fmt.Errorf("gitstore: commit: parent: %w", err)
+	}
+	b := &treeBuilder{s: s}
+	root, empty, err := b.build(parentTree, trie, "")
+	if err != nil {
+		return res, err
+	}
+	if empty {
+		root = emptyTree
+		b.objects = append(b.objects, object{hash: emptyTree, typ: treeObject})
+	}
+	if root == parentTree || (parentTree.IsZero() && root == emptyTree) {
+		cur, err := s.readRef(s.refName())
+		if err != nil {
+			return res, err
+		}
+		if cur != req.Parent {
+			return res, fmt.Errorf("gitstore: commit: branch at %s, expected %s: %w", short(cur), short(req.Parent), ErrStale)
+		}
+		return res, ErrNoChange
+	}
+
+	var parents []Hash
+	if !req.Parent.IsZero() {
+		parents = []Hash{req.Parent}
+	}
+	data := encodeCommit(root, parents, req.Author, req.Committer, req.Message)
+	h := hashObject(commitObject, data)
+	b.objects = append(b.objects, object{hash: h, typ: commitObject, data: data})
+	if err := s.writeObjects(b.objects); err != nil {
+		return res, err
+	}
+	// The journal is written before the ref moves: a crash right after the
+	// move must still leave a record that the work tree is behind.
+	var pending []wtEntry
+	keepWorktree := false
+	if s.workDir != "" {
+		t, _ := s.headTarget()
+		keepWorktree = t == s.refName()
+	}
+	if keepWorktree {
+		if pending, err = s.journalWorktree(h, b.changes); err != nil {
+			return res, err
+		}
+	}
+	if err := s.updateRef(req.Parent, h, req.Message, req.Committer); err != nil {
+		if keepWorktree {
+			s.finishPendingLocked() // against the unmoved head: drops the journal
+		}
+		return res, err
+	}
+	res.Hash = h
+	if keepWorktree {
+		res.SkippedWorktree, res.WorktreeErr = s.syncWorktree(pending, 0, time.Time{})
+	}
+	return res, nil
+}
+
+// validSignature rejects what would corrupt a commit header.
+func validSignature(sig Signature) error {
+	if strings.ContainsAny(sig.Name, "<>\n") || strings.ContainsAny(sig.Email, "<>\n") {
+		return fmt.Errorf("gitstore: commit: invalid identity %q <%s>", sig.Name, sig.Email)
+	}
+	if sig.Name == "" && sig.Email == "" {
+		return errors.New("gitstore: commit: author is required")
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ErrStale is returned by Commit when the branch is not at the expected
+// parent: another writer (pt or git) moved it first. Nothing was lost; the
+// caller re-reads the head and re-applies or reports a conflict.
+var ErrStale = errors.New("branch moved")
+
+// refLockStaleAfter is how old a <ref>.lock must be before a pt writer that
+// holds the pt flock removes it: git holds ref locks for milliseconds, so an
+// older one was left by a process that died.
+const refLockStaleAfter = 2 * time.Second
+
+// refLockWait is how long a writer waits for a live <ref>.lock to go away.
+const refLockWait = 3 * time.Second
+
+// refName is the full name of the store's branch.
+func (s *Store) refName() string { return "refs/heads/" + s.branch }
+
+// readRef returns the value of a ref in the common git dir: the loose file
+// if present, else its line in packed-refs, else the zero hash.
+func (s *Store) readRef(name string) (Hash, error) {
+	data, err := os.ReadFile(filepath.Join(s.commonDir, filepath.FromSlash(name)))
+	switch {
+	case err == nil:
+		line := strings.TrimSpace(string(data))
+		if strings.HasPrefix(line, "ref:") {
+			return Hash{}, fmt.Errorf("gitstore: %s is a symbolic ref", name)
+		}
+		return ParseHash(line)
+	case errors.Is(err, fs.ErrNotExist), isNotDir(err):
+	default:
+		return Hash{}, fmt.Errorf("gitstore: read %s: %w", name, err)
+	}
+	return s.readPackedRef(name)
+}
+
+func isNotDir(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+}
+
+func (s *Store) readPackedRef(name string) (Hash, error) {
+	f, err := os.Open(filepath.Join(s.commonDir, "packed-refs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Hash{}, nil
+	}
+	if err != nil {
+		return Hash{}, fmt.Errorf("gitstore: read packed-refs: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) < 42 || line[0] == '#' || line[0] == '^' {
+			continue
+		}
+		if string(line[41:]) == name && line[40] == ' ' {
+			return ParseHash(string(line[:40]))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Hash{}, fmt.Errorf("gitstore: read packed-refs: %w", err)
+	}
+	return Hash{}, nil
+}
+
+// headTarget returns the ref HEAD points to in this (work tree's) git dir,
+// or "" when HEAD is detached.
+func (s *Store) headTarget() (string, error) {
+	data, err := os.ReadFile(filepath.Join(s.gitDir, "HEAD"))
+	if err != nil {
+		return "", fmt.Errorf("gitstore: read HEAD: %w", err)
+	}
+	line := strings.TrimSpace(string(data))
+	if t, ok := strings.CutPrefix(line, "ref:"); ok {
+		return strings.TrimSpace(t), nil
+	}
+	return "", nil
+}
+
+// updateRef moves the branch from old to new with git's lock-file protocol.
+// The caller holds the pt write lock, which is what makes an old <ref>.lock
+// safe to call stale: no live pt writer can hold it.
+func (s *Store) updateRef(old, new Hash, msg string, who Signature) error {
+	name := s.refName()
+	refPath := filepath.Join(s.commonDir, filepath.FromSlash(name))
+	lockPath := refPath + ".lock"
+	if err := os.MkdirAll(filepath.Dir(refPath), 0o755); err != nil {
+		return fmt.Errorf("gitstore: update %s: %w", name, err)
+	}
+	lock, err := createLockFile(lockPath)
+	if err != nil {
+		return fmt.Errorf("gitstore: update %s: %w", name, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			lock.Close()
+			os.Remove(lockPath)
+		}
+	}()
+	cur, err := s.readRef(name)
+	if err != nil {
+		return err
+	}
+	if cur != old {
+		return fmt.Errorf("gitstore: update %s: at %s, expected %s: %w", name, short(cur), short(old), ErrStale)
+	}
+	if _, err := lock.WriteString(new.String() + "\n"); err != nil {
+		return fmt.Errorf("gitstore: update %s: %w", name, err)
+	}
+	if err := lock.Sync(); err != nil {
+		return fmt.Errorf("gitstore: update %s: %w", name, err)
+	}
+	if err := lock.Close(); err != nil {
+		return fmt.Errorf("gitstore: update %s: %w", name, err)
+	}
+	if err := os.Rename(lockPath, refPath); err != nil {
+		return fmt.Errorf("gitstore: update %s: %w", name, err)
+	}
+	done = true
+	if err := syncDir(filepath.Dir(refPath)); err != nil {
+		return fmt.Errorf("gitstore: update %s: %w", name, err)
+	}
+	s.appendReflog(old, new, msg, who)
+	return nil
+}
+
+func short(h Hash) string {
+	if h.IsZero() {
+		return "nothing (unborn)"
+	}
+	return h.String()[:12]
+}
+
+// createLockFile creates path exclusively, clearing a lock file older than
+// refLockStaleAfter and waiting up to refLockWait for a younger one.
+func createLockFile(path string) (*os.File, error) {
+	deadline := time.Now().Add(refLockWait)
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		if fi, serr := os.Stat(path); serr == nil && time.Since(fi.ModTime()) > refLockStaleAfter {
+			os.Remove(path) // left by a dead writer; git keeps these for milliseconds
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("lock file %s is held by another process (remove it if no git command is running)", path)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// appendReflog adds the line git would add to logs/<ref> and logs/HEAD.
+// Best-effort, as in git: a reflog is history for humans, not state.
+func (s *Store) appendReflog(old, new Hash, msg string, who Signature) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %s %s\t%s\n", old, new, formatIdent(who), reflogMessage(old, msg))
+	line := b.Bytes()
+	logs := []string{filepath.Join(s.commonDir, "logs", filepath.FromSlash(s.refName()))}
+	if t, _ := s.headTarget(); t == s.refName() {
+		logs = append(logs, filepath.Join(s.gitDir, "logs", "HEAD"))
+	}
+	for _, p := range logs {
+		if _, err := os.Stat(p); err != nil && s.workDir == "" {
+			continue // bare repositories keep no reflog unless one was started
+		}
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			continue
+		}
+		f.Write(line)
+		f.Close()
+	}
+}
+
+func reflogMessage(old Hash, msg string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	if old.IsZero() {
+		return "commit (initial): " + line
+	}
+	return "commit: " + line
+}

@@ -1,0 +1,340 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Git file modes as they appear in tree objects.
+const (
+	modeFile    uint32 = 0o100644
+	modeExec    uint32 = 0o100755
+	modeSymlink uint32 = 0o120000
+	modeTree    uint32 = 0o040000
+	modeGitlink uint32 = 0o160000
+)
+
+// treeEntry is one line of a tree object.
+type treeEntry struct {
+	name string
+	mode uint32
+	hash Hash
+}
+
+func (e treeEntry) isTree() bool { return e.mode == modeTree }
+
+// parseTree decodes a raw tree object.
+func parseTree(data []byte) ([]treeEntry, error) {
+	var out []treeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		if sp < 0 {
+			return nil, errors.New("gitstore: malformed tree: no mode")
+		}
+		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("gitstore: malformed tree: mode %q", data[:sp])
+		}
+		data = data[sp+1:]
+		nul := bytes.IndexByte(data, 0)
+		if nul < 0 || len(data) < nul+1+20 {
+			return nil, errors.New("gitstore: malformed tree: truncated entry")
+		}
+		e := treeEntry{name: string(data[:nul]), mode: uint32(mode)}
+		copy(e.hash[:], data[nul+1:nul+21])
+		out = append(out, e)
+		data = data[nul+21:]
+	}
+	return out, nil
+}
+
+// encodeTree sorts entries the way git requires and encodes them.
+func encodeTree(entries []treeEntry) []byte {
+	sort.Slice(entries, func(i, j int) bool { return treeLess(entries[i], entries[j]) })
+	n := 0
+	for _, e := range entries {
+		n += 7 + len(e.name) + 21
+	}
+	b := make([]byte, 0, n)
+	for _, e := range entries {
+		b = strconv.AppendUint(b, uint64(e.mode), 8)
+		b = append(b, ' ')
+		b = append(b, e.name...)
+		b = append(b, 0)
+		b = append(b, e.hash[:]...)
+	}
+	return b
+}
+
+// treeLess is git's tree order: bytewise, with a directory compared as if its
+// name ended in "/".
+func treeLess(a, b treeEntry) bool {
+	an, bn := a.name, b.name
+	n := min(len(an), len(bn))
+	if c := strings.Compare(an[:n], bn[:n]); c != 0 {
+		return c < 0
+	}
+	ac, bc := nameEnd(a, n), nameEnd(b, n)
+	return ac < bc
+}
+
+// nameEnd is the byte at position n of e's name, extended with "/" for trees.
+func nameEnd(e treeEntry, n int) int {
+	if n < len(e.name) {
+		return int(e.name[n])
+	}
+	if e.isTree() {
+		return '/'
+	}
+	return 0 // end of name: shorter sorts first
+}
+
+// readTree returns the entries of tree h; the zero hash is the empty tree.
+// The caller holds s.mu.
+func (s *Store) readTree(h Hash) ([]treeEntry, error) {
+	if h.IsZero() || h == emptyTree {
+		return nil, nil
+	}
+	data, err := s.readTyped(h, treeObject)
+	if err != nil {
+		return nil, err
+	}
+	return parseTree(data)
+}
+
+// lookup finds the entry at path in tree root; ok is false when absent.
+func (s *Store) lookup(root Hash, path string) (treeEntry, bool, error) {
+	cur := treeEntry{mode: modeTree, hash: root}
+	for _, name := range strings.Split(path, "/") {
+		if !cur.isTree() {
+			return treeEntry{}, false, nil
+		}
+		entries, err := s.readTree(cur.hash)
+		if err != nil {
+			return treeEntry{}, false, err
+		}
+		found := false
+		for _, e := range entries {
+			if e.name == name {
+				cur, found = e, true
+				break
+			}
+		}
+		if !found {
+			return treeEntry{}, false, nil
+		}
+	}
+	return cur, true, nil
+}
+
+// ErrPathConflict is returned by Commit when a change needs a file where a
+// directory is (or the reverse) and the same request does not remove the
+// thing in the way. It is a caller bug or a conflicting batch, never retried.
+var ErrPathConflict = errors.New("path conflict")
+
+// changeNode is a directory of the change trie built from a CommitRequest.
+type changeNode struct {
+	children map[string]*changeNode
+	change   *Change // non-nil when a change names this exact path
+}
+
+// fileChange is what tree building reports for each path whose blob (or
+// mode) really changed; it drives the work tree and index update.
+type fileChange struct {
+	path     string
+	from, to Hash
+	mode     uint32 // mode of the new entry (0 when deleted)
+}
+
+// treeBuilder rebuilds only the trees on changed paths.
+type treeBuilder struct {
+	s       *Store
+	objects []object
+	changes []fileChange
+}
+
+// buildTrees applies the trie to the tree root and returns the new root.
+// Within one directory deletes are applied before writes and a path's own
+// delete before its children, so "delete a, write a/b" (file becomes
+// directory) and "delete every a/*, write a" (directory becomes file) work;
+// anything else that puts a file where a directory is, or the reverse, is
+// ErrPathConflict.
+func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, error) {
+	entries, err := b.s.readTree(root)
+	if err != nil {
+		return Hash{}, false, err
+	}
+	idx := make(map[string]int, len(entries))
+	for i, e := range entries {
+		idx[e.name] = i
+	}
+	const removed = ""
+	names := make([]string, 0, len(n.children))
+	for name := range n.children {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		child := n.children[name]
+		p := name
+		if dir != "" {
+			p = dir + "/" + name
+		}
+		i, exists := idx[name]
+		var cur treeEntry
+		if exists {
+			cur = entries[i]
+		}
+		// The path's own delete comes first.
+		if child.change != nil && child.change.Delete {
+			if exists && cur.isTree() {
+				return Hash{}, false, fmt.Errorf("gitstore: delete %s: is a directory: %w", p, ErrPathConflict)
+			}
+			if exists {
+				b.changes = append(b.changes, fileChange{path: p, from: cur.hash})
+				entries[i].name = removed
+				delete(idx, name)
+				exists = false
+			}
+		}
+		// Then what lies below it.
+		if len(child.children) > 0 {
+			switch {
+			case exists && !cur.isTree():
+				if hasWrite(child) {
+					return Hash{}, false, fmt.Errorf("gitstore: write under %s: is a file: %w", p, ErrPathConflict)
+				}
+				// Only deletes below a file: nothing to delete.
+			default:
+				var sub Hash
+				if exists {
+					sub = cur.hash
+				}
+				nh, empty, err := b.build(sub, child, p)
+				if err != nil {
+					return Hash{}, false, err
+				}
+				switch {
+				case empty && exists:
+					entries[i].name = removed
+					delete(idx, name)
+					exists = false
+				case empty:
+				case exists:
+					entries[i].hash = nh
+				default:
+					entries = append(entries, treeEntry{name: name, mode: modeTree, hash: nh})
+					idx[name] = len(entries) - 1
+					exists = true
+					cur = entries[len(entries)-1]
+				}
+				if exists {
+					cur = entries[idx[name]]
+				}
+			}
+		}
+		// The path's own write comes last.
+		if child.change != nil && !child.change.Delete {
+			bh := hashObject(blobObject, child.change.Data)
+			mode := modeFile
+			if exists && cur.isTree() {
+				return Hash{}, false, fmt.Errorf("gitstore: write %s: is a directory: %w", p, ErrPathConflict)
+			}
+			if exists && cur.mode == modeExec {
+				mode = modeExec // keep the executable bit a user set
+			}
+			if exists && cur.hash == bh && cur.mode == mode {
+				continue
+			}
+			b.objects = append(b.objects, object{hash: bh, typ: blobObject, data: child.change.Data})
+			var from Hash
+			if exists {
+				from = cur.hash
+				entries[i] = treeEntry{name: name, mode: mode, hash: bh}
+			} else {
+				entries = append(entries, treeEntry{name: name, mode: mode, hash: bh})
+				idx[name] = len(entries) - 1
+			}
+			b.changes = append(b.changes, fileChange{path: p, from: from, to: bh, mode: mode})
+		}
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		if e.name != removed {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == 0 {
+		return Hash{}, true, nil
+	}
+	data := encodeTree(kept)
+	h := hashObject(treeObject, data)
+	if h != root {
+		b.objects = append(b.objects, object{hash: h, typ: treeObject, data: data})
+	}
+	return h, false, nil
+}
+
+func hasWrite(n *changeNode) bool {
+	if n.change != nil && !n.change.Delete {
+		return true
+	}
+	for _, c := range n.children {
+		if hasWrite(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// changeTrie validates the changes and arranges them by directory.
+func changeTrie(changes []Change) (*changeNode, error) {
+	root := &changeNode{}
+	seen := make(map[string]bool, len(changes))
+	for i := range changes {
+		c := &changes[i]
+		if err := validPath(c.Path); err != nil {
+			return nil, err
+		}
+		if seen[c.Path] {
+			return nil, fmt.Errorf("gitstore: %s: changed twice in one commit", c.Path)
+		}
+		seen[c.Path] = true
+		n := root
+		for _, name := range strings.Split(c.Path, "/") {
+			if n.children == nil {
+				n.children = map[string]*changeNode{}
+			}
+			next := n.children[name]
+			if next == nil {
+				next = &changeNode{}
+				n.children[name] = next
+			}
+			n = next
+		}
+		n.change = c
+	}
+	return root, nil
+}
+
+// ErrBadPath is returned for a path git cannot store or that would escape
+// the repository.
+var ErrBadPath = errors.New("invalid path")
+
+// validPath accepts slash-separated relative paths with no empty, ".", ".."
+// or ".git" component: what `git fsck --strict` and a checkout accept.
+func validPath(p string) error {
+	if p == "" || strings.ContainsRune(p, 0) || strings.Contains(p, "\\") {
+		return fmt.Errorf("gitstore: %q: %w", p, ErrBadPath)
+	}
+	for _, name := range strings.Split(p, "/") {
+		if name == "" || name == "." || name == ".." || strings.EqualFold(name, ".git") {
+			return fmt.Errorf("gitstore: %q: %w", p, ErrBadPath)
+		}
+	}
+	return nil
+}

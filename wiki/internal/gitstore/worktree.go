@@ -1,0 +1,410 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// wtEntry is one path the work tree and index must follow: its target is
+// the blob at the branch head (zero: the path is deleted) and ok lists the
+// prior contents that may be overwritten (zero: absence may be overwritten).
+// Any other content is a user's edit and is left alone.
+type wtEntry struct {
+	path string
+	ok   []Hash
+	to   Hash
+	mode uint32
+}
+
+// wtState is what syncFiles found and did for one path.
+type wtState struct {
+	wtEntry
+	inStep  bool        // the work-tree file now holds `to`
+	fi      os.FileInfo // its stat, when inStep and present
+	skipped bool        // a user's edit was left alone
+}
+
+const journalName = "worktree.pending"
+
+func (s *Store) journalPath() string { return filepath.Join(s.gitDir, "pt", journalName) }
+
+// journalWorktree records, before the branch moves to h, the paths whose
+// work-tree files and index entries must then follow it, so that a crash at
+// any later point is finished by the next Open or Commit. Paths still pending
+// from an earlier, unfinished update are carried along. The caller holds s.mu
+// and the write lock, and passes the entries to syncWorktree once the ref
+// has moved.
+func (s *Store) journalWorktree(h Hash, changes []fileChange) ([]wtEntry, error) {
+	entries := make([]wtEntry, 0, len(changes))
+	seen := make(map[string]int, len(changes))
+	for _, c := range changes {
+		seen[c.path] = len(entries)
+		entries = append(entries, wtEntry{path: c.path, ok: []Hash{c.from, c.to}, to: c.to, mode: c.mode})
+	}
+	if old, _, err := s.readJournal(); err == nil {
+		root, err := s.commitTree(h)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range old {
+			if i, dup := seen[e.path]; dup {
+				entries[i].ok = append(entries[i].ok, e.ok...)
+				continue
+			}
+			if err := s.retarget(root, &e); err != nil {
+				return nil, err
+			}
+			entries = append(entries, e)
+		}
+	}
+	if err := s.writeJournal(entries); err != nil {
+		return nil, err
+	}
+	return entries, nil
+}
+
+// retarget sets e's target to its content in tree root, keeping the prior
+// contents it may overwrite.
+func (s *Store) retarget(root Hash, e *wtEntry) error {
+	te, found, err := s.lookup(root, e.path)
+	if err != nil {
+		return err
+	}
+	e.to, e.mode = Hash{}, 0
+	if found && !te.isTree() && te.mode != modeGitlink {
+		e.to, e.mode = te.hash, te.mode
+	}
+	e.ok = append(e.ok, e.to)
+	return nil
+}
+
+// finishPending completes a journaled work-tree update left by a process
+// that died, so the work tree catches up with no manual repair.
+func (s *Store) finishPending(ctx context.Context) error {
+	if _, err := os.Stat(s.journalPath()); err != nil {
+		return nil
+	}
+	unlock, err := s.lockForCommit(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.finishPendingLocked(); err != nil && !errors.Is(err, errIndexBusy) {
+		return err
+	}
+	return nil
+}
+
+// finishPendingLocked finishes a pending journal against the current head.
+// The caller holds s.mu and the write lock.
+func (s *Store) finishPendingLocked() error {
+	entries, pid, err := s.readJournal()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		os.Remove(s.journalPath()) // unreadable: a crash while writing it, before any file was touched
+		return nil
+	}
+	jfi, _ := os.Stat(s.journalPath())
+	if t, _ := s.headTarget(); s.workDir == "" || t != s.refName() {
+		return os.Remove(s.journalPath()) // HEAD left the branch: nothing to keep in step
+	}
+	head, err := s.readRef(s.refName())
+	if err != nil {
+		return err
+	}
+	root, err := s.commitTree(head)
+	if err != nil {
+		return err
+	}
+	for i := range entries {
+		if err := s.retarget(root, &entries[i]); err != nil {
+			return err
+		}
+		s.removeTempFiles(entries[i].path)
+	}
+	var since time.Time
+	if jfi != nil {
+		since = jfi.ModTime()
+	}
+	_, err = s.syncWorktree(entries, pid, since)
+	return err
+}
+
+// syncWorktree updates files, then the index, then drops the journal.
+// deadPID and since describe the process whose journal is being finished, so
+// that an index.lock it left behind can be recognised as stale.
+func (s *Store) syncWorktree(entries []wtEntry, deadPID int, since time.Time) ([]string, error) {
+	states := s.syncFiles(entries)
+	var skipped []string
+	for _, st := range states {
+		if st.skipped {
+			skipped = append(skipped, st.path)
+		}
+	}
+	err := s.updateIndex(states, deadPID, since)
+	if err == nil || errors.Is(err, errIndexUnsupported) {
+		if rerr := os.Remove(s.journalPath()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
+			err = rerr
+		}
+	}
+	return skipped, err
+}
+
+// syncFiles writes and deletes work-tree files. Deletes go first, deepest
+// first, so that a file can replace a directory and the reverse.
+func (s *Store) syncFiles(entries []wtEntry) []wtState {
+	order := slices.Clone(entries)
+	slices.SortStableFunc(order, func(a, b wtEntry) int {
+		if a.to.IsZero() != b.to.IsZero() {
+			if a.to.IsZero() {
+				return -1
+			}
+			return 1
+		}
+		if a.to.IsZero() {
+			return strings.Compare(b.path, a.path)
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	out := make([]wtState, len(order))
+	for i, e := range order {
+		out[i] = s.syncFile(e)
+	}
+	return out
+}
+
+func (s *Store) syncFile(e wtEntry) wtState {
+	st := wtState{wtEntry: e}
+	full := filepath.Join(s.workDir, filepath.FromSlash(e.path))
+	cur, kind := currentBlob(full)
+	okPrior := kind != kindOther && slices.Contains(e.ok, cur)
+	switch {
+	case kind == kindOther: // a directory or something odd where a file belongs
+		st.skipped = true
+	case e.to.IsZero() && kind == kindAbsent:
+		st.inStep = true
+	case e.to.IsZero() && okPrior:
+		if err := os.Remove(full); err != nil {
+			st.skipped = true
+			break
+		}
+		st.inStep = true
+		s.removeEmptyDirs(filepath.Dir(full))
+	case e.to.IsZero():
+		st.skipped = true
+	case cur == e.to && kind == kindFile:
+		st.inStep = true
+	case okPrior:
+		if err := writeFileAtomic(full, e.to, e.mode, s); err != nil {
+			st.skipped = true
+			break
+		}
+		st.inStep = true
+	default:
+		st.skipped = true
+	}
+	if st.inStep && !e.to.IsZero() {
+		fi, err := os.Lstat(full)
+		if err != nil {
+			st.inStep, st.skipped = false, true
+		} else {
+			st.fi = fi
+		}
+	}
+	return st
+}
+
+type fileKind int
+
+const (
+	kindAbsent fileKind = iota
+	kindFile            // regular file or symlink
+	kindOther
+)
+
+// currentBlob hashes the work-tree file at full as git would.
+func currentBlob(full string) (Hash, fileKind) {
+	fi, err := os.Lstat(full)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), isNotDir(err):
+		return Hash{}, kindAbsent
+	case err != nil:
+		return Hash{}, kindOther
+	case fi.Mode().IsRegular():
+		data, err := os.ReadFile(full)
+		if err != nil {
+			return Hash{}, kindOther
+		}
+		return hashObject(blobObject, data), kindFile
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := os.Readlink(full)
+		if err != nil {
+			return Hash{}, kindOther
+		}
+		return hashObject(blobObject, []byte(t)), kindFile
+	}
+	return Hash{}, kindOther
+}
+
+// writeFileAtomic replaces full with blob's content through a temp file and
+// a rename, so a reader (or a crash) never sees half a file.
+func writeFileAtomic(full string, blob Hash, mode uint32, s *Store) error {
+	data, err := s.readTyped(blob, blobObject)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(full)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".pt-tmp-")
+	if err != nil {
+		return err
+	}
+	perm := fs.FileMode(0o644)
+	if mode == modeExec {
+		perm = 0o755
+	}
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Chmod(perm)
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), full)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
+
+// removeTempFiles removes the temp files a killed writer may have left next
+// to path (they would show as untracked files).
+func (s *Store) removeTempFiles(path string) {
+	dir := filepath.Join(s.workDir, filepath.FromSlash(path), "..")
+	matches, _ := filepath.Glob(filepath.Join(dir, ".pt-tmp-*"))
+	for _, m := range matches {
+		os.Remove(m)
+	}
+}
+
+// removeEmptyDirs removes dir and its parents up to the work tree root while
+// they are empty, as git does when the last file of a directory goes.
+func (s *Store) removeEmptyDirs(dir string) {
+	for dir != s.workDir && strings.HasPrefix(dir, s.workDir+string(filepath.Separator)) {
+		if err := os.Remove(dir); err != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// Journal format: a header line, "pid N", then one line per path:
+// quoted path, then the acceptable prior blobs, space-separated.
+const journalHeader = "pt worktree journal v1"
+
+func (s *Store) writeJournal(entries []wtEntry) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\npid %d\n", journalHeader, os.Getpid())
+	for _, e := range entries {
+		b.WriteString(strconv.Quote(e.path))
+		for _, h := range e.ok {
+			b.WriteByte(' ')
+			b.WriteString(h.String())
+		}
+		b.WriteByte('\n')
+	}
+	p := s.journalPath()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("gitstore: write journal: %w", err)
+	}
+	tmp := p + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("gitstore: write journal: %w", err)
+	}
+	_, err = f.Write(b.Bytes())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, p)
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(p))
+	}
+	if err != nil {
+		return fmt.Errorf("gitstore: write journal: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) readJournal() ([]wtEntry, int, error) {
+	data, err := os.ReadFile(s.journalPath())
+	if err != nil {
+		return nil, 0, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	if !sc.Scan() || sc.Text() != journalHeader {
+		return nil, 0, errors.New("gitstore: malformed journal")
+	}
+	pid := 0
+	if !sc.Scan() {
+		return nil, 0, errors.New("gitstore: malformed journal")
+	}
+	if _, err := fmt.Sscanf(sc.Text(), "pid %d", &pid); err != nil {
+		return nil, 0, errors.New("gitstore: malformed journal")
+	}
+	var out []wtEntry
+	for sc.Scan() {
+		line := sc.Text()
+		q, err := strconv.QuotedPrefix(line)
+		if err != nil {
+			return nil, 0, errors.New("gitstore: malformed journal")
+		}
+		p, _ := strconv.Unquote(q)
+		e := wtEntry{path: p}
+		for _, x := range strings.Fields(line[len(q):]) {
+			h, err := ParseHash(x)
+			if err != nil {
+				return nil, 0, errors.New("gitstore: malformed journal")
+			}
+			e.ok = append(e.ok, h)
+		}
+		if validPath(p) != nil {
+			return nil, 0, errors.New("gitstore: malformed journal")
+		}
+		out = append(out, e)
+	}
+	return out, pid, nil
+}
+
+// processDead reports whether pid no longer exists.
+func processDead(pid int) bool {
+	if pid <= 0 || pid == os.Getpid() {
+		return false
+	}
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}

@@ -1,0 +1,89 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// RevertOptions says who reverts and when.
+type RevertOptions struct {
+	ApprovedBy string
+	Author     Author
+	When       time.Time
+}
+
+// Revert writes one new batch that restores every path of batch id to its
+// content before that batch (DESIGN.md §4). Spokes, hub and log are not
+// restored blindly: they follow the restored pages, and the log gains the
+// revert's entry. When a later commit changed one of the batch's own pages
+// it refuses with the list of paths, and writes nothing.
+func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Result, error) {
+	c, err := s.FindBatch(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("revert %s: %w", id, err)
+	}
+	if c.Batch.Kind == KindInit {
+		return nil, fmt.Errorf("revert %s: the batch that created the space cannot be reverted", id)
+	}
+	if c.Parent == "" {
+		return nil, fmt.Errorf("revert %s: batch has no parent commit", id)
+	}
+	changed, err := s.Diff(ctx, Rev(c.Parent), Rev(c.Hash))
+	if err != nil {
+		return nil, err
+	}
+	b := Batch{Kind: KindRevert, Title: "revert " + id + " (" + strings.TrimPrefix(c.Subject, c.Batch.Kind+": ") + ")",
+		ApprovedBy: opts.ApprovedBy, Author: opts.Author, When: opts.When, Reverts: id}
+	return s.Apply(ctx, b, func(ctx context.Context, tx *Tx) error {
+		later, err := s.Diff(ctx, Rev(c.Hash), tx.Head())
+		if err != nil {
+			return err
+		}
+		laterSet := map[string]bool{}
+		for _, l := range later {
+			laterSet[l.Path] = true
+		}
+		var clash []string
+		for _, fc := range changed {
+			if !IsIndexPage(fc.Path) && laterSet[fc.Path] {
+				clash = append(clash, fc.Path)
+			}
+		}
+		if len(clash) > 0 {
+			sort.Strings(clash)
+			return &ConflictError{Op: "revert " + id, Paths: clash}
+		}
+		for _, fc := range changed {
+			if IsIndexPage(fc.Path) {
+				continue // follows the restored pages
+			}
+			if fc.From == "" {
+				if err := tx.Delete(ctx, fc.Path, RoleRestored); err != nil {
+					return err
+				}
+				continue
+			}
+			data, err := s.ReadBlob(ctx, fc.From)
+			if err != nil {
+				return fmt.Errorf("revert %s: read %s: %w", id, fc.Path, err)
+			}
+			if _, err := tx.PutFile(ctx, fc.Path, data, RoleRestored); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// IsConflict reports whether err is a ConflictError, and its paths.
+func IsConflict(err error) ([]string, bool) {
+	var ce *ConflictError
+	if errors.As(err, &ce) {
+		return ce.Paths, true
+	}
+	return nil, false
+}

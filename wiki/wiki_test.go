@@ -1,0 +1,224 @@
+package wiki_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+var t0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=person", "GIT_AUTHOR_EMAIL=p@example.com", "GIT_COMMITTER_NAME=person", "GIT_COMMITTER_EMAIL=p@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func newSpace(t *testing.T) (*wiki.Space, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, res, err := wiki.Init(context.Background(), dir, wiki.InitOptions{Name: "team", When: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if res.Commit == "" {
+		t.Fatal("init made no commit")
+	}
+	return s, dir
+}
+
+func page(title string, topics ...string) *content.Page {
+	return content.NewPage(content.Meta{Title: title, Kind: content.KindPage, Topics: topics, Summary: title + " in one line."},
+		[]byte("# "+title+"\n\nBody of "+title+".\n"))
+}
+
+func TestInitApplyRevert(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	for _, f := range []string{"kb.yaml", "index.md", "log.md", ".gitignore"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("init did not write %s: %v", f, err)
+		}
+	}
+	before := git(t, dir, "rev-parse", "HEAD^{tree}")
+	res, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "two pages", ApprovedBy: "dana", When: t0.Add(time.Hour)},
+		func(ctx context.Context, tx *wiki.Tx) error {
+			if _, err := tx.Put(ctx, "pages/storage.md", page("Storage", "storage"), wiki.RolePage); err != nil {
+				return err
+			}
+			_, err := tx.Put(ctx, "pages/index-keys.md", page("Index keys", "storage", "retrieval"), wiki.RolePage)
+			return err
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := git(t, dir, "log", "-1", "--format=%B")
+	for _, want := range []string{"ingest: two pages", "Batch-Id: " + res.Batch, "Batch-Kind: ingest", "Approved-By: dana"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("commit message lacks %q:\n%s", want, msg)
+		}
+	}
+	if n := git(t, dir, "rev-list", "--count", "HEAD"); n != "2" {
+		t.Fatalf("want 2 commits, got %s", n)
+	}
+	spoke := git(t, dir, "show", "HEAD:topics/storage.md")
+	if !strings.Contains(spoke, "[Index keys](../pages/index-keys.md) — Index keys in one line.") || !strings.Contains(spoke, "[Storage](../pages/storage.md)") {
+		t.Fatalf("spoke:\n%s", spoke)
+	}
+	hub := git(t, dir, "show", "HEAD:index.md")
+	if !strings.Contains(hub, "[retrieval](topics/retrieval.md)") || !strings.Contains(hub, "[storage](topics/storage.md)") {
+		t.Fatalf("hub:\n%s", hub)
+	}
+	if !strings.Contains(git(t, dir, "show", "HEAD:log.md"), res.Batch) {
+		t.Fatal("log entry missing")
+	}
+	if st := git(t, dir, "status", "--porcelain"); st != "" {
+		t.Fatalf("work tree not in step:\n%s", st)
+	}
+	// Revert: the tree is back as it was, log aside.
+	rv, err := s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: t0.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(git(t, dir, "log", "-1", "--format=%B"), "Reverts: "+res.Batch) {
+		t.Fatal("revert trailer missing")
+	}
+	diff := git(t, dir, "diff", "--name-only", before, rv.Commit)
+	if diff != "log.md" {
+		t.Fatalf("after revert, tree differs from before in: %q", diff)
+	}
+	git(t, dir, "fsck", "--strict")
+	// A second revert conflicts: the revert changed every path.
+	if _, err := s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana"}); !errors.Is(err, wiki.ErrConflict) {
+		t.Fatalf("second revert: %v", err)
+	}
+}
+
+func TestRevertRefusesLaterEdit(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	res, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "one", ApprovedBy: "dana"}, func(ctx context.Context, tx *wiki.Tx) error {
+		_, err := tx.Put(ctx, "pages/a.md", page("A", "x"), wiki.RolePage)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "pages/a.md"), []byte("# edited by a person\n"), 0o644)
+	git(t, dir, "commit", "-qam", "person edits a")
+	head := git(t, dir, "rev-parse", "HEAD")
+	_, err = s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana"})
+	paths, ok := wiki.IsConflict(err)
+	if !ok || len(paths) != 1 || paths[0] != "pages/a.md" {
+		t.Fatalf("want conflict on pages/a.md, got %v", err)
+	}
+	if git(t, dir, "rev-parse", "HEAD") != head {
+		t.Fatal("refused revert moved HEAD")
+	}
+}
+
+func TestApplyAfterPlainGitCommit(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	os.MkdirAll(filepath.Join(dir, "pages"), 0o755)
+	os.WriteFile(filepath.Join(dir, "pages/human.md"), []byte("---\ntitle: Human\nauthor: {kind: human}\n---\nhello\n"), 0o644)
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-qm", "person adds a page")
+	_, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "b", ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
+		pa, err := tx.ReadPage(ctx, "pages/human.md")
+		if err != nil {
+			return err
+		}
+		if !pa.Page.Meta.OwnedByHuman() {
+			t.Error("human page not seen")
+		}
+		_, err = tx.Put(ctx, "pages/b.md", page("B"), wiki.RolePage)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := git(t, dir, "rev-list", "--count", "HEAD"); n != "3" {
+		t.Fatalf("commits = %s", n)
+	}
+	git(t, dir, "fsck", "--strict")
+}
+
+func TestUnchangedBatchWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	head := git(t, dir, "rev-parse", "HEAD")
+	data, _, _ := s.ReadFile(ctx, wiki.Rev(head), "index.md")
+	res, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindLint, Title: "nothing"}, func(ctx context.Context, tx *wiki.Tx) error {
+		_, err := tx.PutFile(ctx, "index.md", data, wiki.RoleHub)
+		return err
+	})
+	if err != nil || !res.Unchanged {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	if git(t, dir, "rev-parse", "HEAD") != head {
+		t.Fatal("empty batch committed")
+	}
+}
+
+func TestSpokeSplitsIntoParts(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	os.WriteFile(filepath.Join(dir, "kb.yaml"), []byte("name: team\nspoke_limit: 3\n"), 0o644)
+	git(t, dir, "commit", "-qam", "limit")
+	s.Close()
+	s, err := wiki.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "seven", ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+			if _, err := tx.Put(ctx, "pages/"+n+".md", page(strings.ToUpper(n), "big"), wiki.RolePage); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := git(t, dir, "show", "HEAD:topics/big.md")
+	if !strings.Contains(parent, "big/part-3.md") || strings.Contains(parent, "pages/a.md") {
+		t.Fatalf("parent spoke:\n%s", parent)
+	}
+	if p3 := git(t, dir, "show", "HEAD:topics/big/part-3.md"); !strings.Contains(p3, "../../pages/g.md") {
+		t.Fatalf("part 3:\n%s", p3)
+	}
+	// Removing pages shrinks it back to one spoke.
+	_, err = s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "drop", ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
+		for _, n := range []string{"a", "b", "c", "d"} {
+			if err := tx.Delete(ctx, "pages/"+n+".md", wiki.RolePage); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls := git(t, dir, "ls-tree", "-r", "--name-only", "HEAD", "topics/"); ls != "topics/big.md" {
+		t.Fatalf("topics after shrink: %q", ls)
+	}
+	git(t, dir, "fsck", "--strict")
+}
