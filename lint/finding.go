@@ -1,0 +1,79 @@
+package lint
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+// FindingsPath is the file, relative to the space root, where findings are
+// kept and committed: one JSON document, so that a git host shows its
+// history and CI can read it without pt.
+const FindingsPath = "findings.json"
+
+// Finding statuses.
+const (
+	StatusOpen     = "open"
+	StatusResolved = "resolved"
+)
+
+// Finding is one problem lint found, as a row with a stable id: the same
+// problem keeps its id across runs, so its first and last sighting and its
+// resolution can be tracked.
+type Finding struct {
+	ID        string    `json:"id"`
+	Check     string    `json:"check"`
+	Severity  string    `json:"severity"`
+	Path      string    `json:"path"`
+	Line      int       `json:"line,omitempty"`
+	Target    string    `json:"target,omitempty"`
+	Message   string    `json:"message"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
+	Status    string    `json:"status"`
+}
+
+// findingsFile is the committed form of FindingsPath.
+type findingsFile struct {
+	Findings []Finding `json:"findings"`
+}
+
+// Findings returns the findings recorded in the space at rev (all of them,
+// open and resolved). A space never linted has none.
+func Findings(ctx context.Context, s *wiki.Space, rev wiki.Rev) ([]Finding, error) {
+	if rev == "" {
+		return nil, nil
+	}
+	data, _, err := s.ReadFile(ctx, rev, FindingsPath)
+	if errors.Is(err, wiki.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f findingsFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", FindingsPath, err)
+	}
+	return f.Findings, nil
+}
+
+// OpenPaths returns the pages that have open findings at rev: retrieval
+// returns them with needs_review.
+func OpenPaths(ctx context.Context, s *wiki.Space, rev wiki.Rev) (map[string]bool, error) {
+	fs, err := Findings(ctx, s, rev)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, f := range fs {
+		if f.Status == StatusOpen {
+			out[f.Path] = true
+		}
+	}
+	return out, nil
+}
