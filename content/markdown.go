@@ -83,8 +83,8 @@ func Analyze(src []byte) *Structure {
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.CodeSpan:
-			if p := n.Pos(); p >= 0 {
-				codeRanges = append(codeRanges, [2]int{p, p + len(n.Text(src)) + 2})
+			if t, ok := n.LastChild().(*ast.Text); ok && n.Pos() >= 0 {
+				codeRanges = append(codeRanges, [2]int{n.Pos(), t.Segment.Stop + 1})
 			}
 			return ast.WalkSkipChildren, nil
 		}

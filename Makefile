@@ -1,0 +1,29 @@
+# pt's everyday targets. `make check` is what a change must pass.
+GO ?= go
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: build test demo lint check e2e bench
+
+build:
+	$(GO) build -o bin/pt ./cmd/pt
+
+test:
+	$(GO) test ./...
+
+demo:
+	$(GO) run ./cmd/pt demo
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+check: lint
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) mod tidy -diff
+	$(GO) test -race ./...
+
+e2e:
+	PT_E2E=1 $(GO) test ./mcp/... ./cmd/pt/... -run 'E2E|Conformance' -v
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./...

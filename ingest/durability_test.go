@@ -1,0 +1,117 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestClassifyDurability(t *testing.T) {
+	tests := []struct {
+		question, answer string
+		want             Durability
+	}{
+		// Ephemeral: planning, priorities, status, live state.
+		{"What should Ravi work on next?", "The tree-diff updater, then the crash test.", Ephemeral},
+		{"what should I pick up after the index work", "Take the lint SARIF output.", Ephemeral},
+		{"How should we prioritise the lint backlog?", "Broken crossrefs first.", Ephemeral},
+		{"What are our top priority items for storage?", "Incremental index updates.", Ephemeral},
+		{"Who is on call this week?", "Mei, with Tomás as secondary.", Ephemeral},
+		{"who's on-call", "Dana.", Ephemeral},
+		{"What's blocked right now on initiative X?", "The migration waits on the DBA review.", Ephemeral},
+		{"Is anything blocked on the release?", "Only the changelog.", Ephemeral},
+		{"What did we get done today?", "Merged the reaper.", Ephemeral},
+		{"What is in this sprint?", "Ingest and lint.", Ephemeral},
+		{"What is the status of PT-142?", "In review.", Ephemeral},
+		{"Has PT-88 been merged?", "Yes, yesterday.", Ephemeral},
+		{"Who is working on the MCP server?", "Tomás.", Ephemeral},
+		{"Give me a summary for standup", "Yesterday: reaper. Today: lint.", Ephemeral},
+		{"What's the ETA for the importer?", "Friday.", Ephemeral},
+		{"Where are we at with the migration?", "Two of five services moved.", Ephemeral},
+		{"How does the reaper work?", "As a status update: this sprint we changed it to run hourly.", Ephemeral},
+
+		// Time-bound: facts with an evident shelf life.
+		{"Which version of Postgres do we run?", "Postgres 16.4 on all clusters.", TimeBound},
+		{"What is the latest release of pt?", "v0.4.2.", TimeBound},
+		{"How do I install the CLI?", "Currently the CLI ships only as a Go binary; use go install.", TimeBound},
+		{"What is the deadline for the SOC 2 evidence?", "The end of the month.", TimeBound},
+		{"What are the goals for this quarter?", "Ship file-back and the importer.", TimeBound},
+		{"When is the next meetup?", "There is an upcoming meetup on 12 March in Berlin.", TimeBound},
+		{"How do we work around the go-git lock bug?", "Use the temporary workaround of a process-wide mutex until the upstream fix is released.", TimeBound},
+		{"Which regions have capacity?", "As of November, eu-west-1 and us-east-2 have headroom.", TimeBound},
+		{"When will bluge be released with the fix?", "No date yet.", TimeBound},
+		{"Is Go 1.22 still supported?", "Go 1.22 is end-of-life since the 1.24 release.", TimeBound},
+		{"What happens during the freeze?", "The code freeze for the holiday runs from 20 December.", TimeBound},
+
+		// Durable: decisions, conventions, how things work, lessons.
+		{"Why is the index keyed by commit?", "Because it is derived data: keying it by commit makes incremental updates and rebuilds safe.", Durable},
+		{"How does the reaper work?", "It expires time_bound pages past their expiry in one batch and drops them from the spokes.", Durable},
+		{"What did we decide about the frontmatter library?", "We decided to use go.abhg.dev/goldmark/frontmatter to keep the YAML node.", Durable},
+		{"What is our convention for error messages?", "Lowercase, wrapped with %w, naming the operation and the path.", Durable},
+		{"What did we learn from the lost batch incident?", "Never move a branch without a compare-and-swap.", Durable},
+		{"How do I add a lint check?", "Implement the Check interface and give findings stable ids.", Durable},
+		{"What does pt do when the index is missing?", "It rebuilds it from the pages at HEAD.", Durable},
+		{"How do we handle blockers in the release process?", "Each blocker gets an owner and a label; the release manager reviews the label daily.", Durable},
+		{"What should we do when the index is corrupt?", "Delete .git/pt/index; pt rebuilds it.", Durable},
+		{"What is the status field in frontmatter for?", "The status of a page is active, stale, retracted or expired.", Durable},
+		{"How does Patroni fail over?", "The leader holds a lock in etcd until the TTL expires; a replica is then promoted.", Durable},
+		{"Where do temporary files go?", "Under the OS temp directory; pt removes them on exit.", Durable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			got, reason := ClassifyDurability(tt.question, tt.answer)
+			if got != tt.want {
+				t.Errorf("ClassifyDurability(%q, %q) = %s (%s), want %s", tt.question, tt.answer, got, reason, tt.want)
+			}
+			if !strings.HasPrefix(reason, string(got)+":") || strings.Contains(reason, "\n") {
+				t.Errorf("reason %q should be one line starting with %q", reason, got+":")
+			}
+		})
+	}
+}
+
+func TestParseDurability(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Durability
+		wantErr bool
+	}{
+		{"durable", Durable, false},
+		{" Ephemeral ", Ephemeral, false},
+		{"time_bound", TimeBound, false},
+		{"time-bound", TimeBound, false},
+		{"", "", false},
+		{"forever", "", true},
+		{"timebound", "", true},
+	}
+	for _, tt := range tests {
+		got, err := ParseDurability(tt.in)
+		if got != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("ParseDurability(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+		if err != nil && !strings.Contains(err.Error(), "durable, time_bound or ephemeral") {
+			t.Errorf("error %q does not list the valid words", err)
+		}
+	}
+}
+
+func TestCombineDurability(t *testing.T) {
+	tests := []struct{ caller, rule, want Durability }{
+		{Durable, Durable, Durable},
+		{Durable, TimeBound, TimeBound},
+		{Durable, Ephemeral, Ephemeral},
+		{TimeBound, Durable, TimeBound},
+		{TimeBound, Ephemeral, Ephemeral},
+		{Ephemeral, Durable, Ephemeral},
+		{Ephemeral, TimeBound, Ephemeral},
+		{"", Durable, Durable},
+		{"", TimeBound, TimeBound},
+		{"bogus", Durable, Durable},
+		{Ephemeral, "", Ephemeral},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		if got := CombineDurability(tt.caller, tt.rule); got != tt.want {
+			t.Errorf("CombineDurability(%q, %q) = %q, want %q", tt.caller, tt.rule, got, tt.want)
+		}
+	}
+}
