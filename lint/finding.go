@@ -2,6 +2,8 @@ package lint
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,17 +31,44 @@ type Finding struct {
 	Check     string    `json:"check"`
 	Severity  string    `json:"severity"`
 	Path      string    `json:"path"`
-	Line      int       `json:"line,omitempty"`
+	Line      int       `json:"line,omitempty"` // 0: the page as a whole (orphan_page)
 	Target    string    `json:"target,omitempty"`
 	Message   string    `json:"message"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
 	Status    string    `json:"status"`
+	// ResolvedAt is when a run first no longer saw the finding; resolved
+	// rows are dropped once it is older than the retention.
+	ResolvedAt time.Time `json:"resolved_at,omitzero"`
+}
+
+// Open reports whether the finding still needs attention.
+func (f Finding) Open() bool { return f.Status == StatusOpen }
+
+// FindingID is the stable id of a finding: a hash of its check, page and
+// target, and of nothing that moves when a page is edited elsewhere (line
+// numbers, wording), so an edit above a broken link keeps its id.
+func FindingID(check, path, target string) string {
+	h := sha256.Sum256([]byte(check + "\x00" + path + "\x00" + target))
+	return hex.EncodeToString(h[:8])
 }
 
 // findingsFile is the committed form of FindingsPath.
 type findingsFile struct {
 	Findings []Finding `json:"findings"`
+}
+
+// encodeFindings is the exact bytes committed at FindingsPath, so that an
+// unchanged set of rows gives an unchanged file and no commit.
+func encodeFindings(fs []Finding) []byte {
+	if fs == nil {
+		fs = []Finding{}
+	}
+	b, err := json.MarshalIndent(findingsFile{Findings: fs}, "", "  ")
+	if err != nil {
+		panic(err) // Finding holds only plain values
+	}
+	return append(b, '\n')
 }
 
 // Findings returns the findings recorded in the space at rev (all of them,

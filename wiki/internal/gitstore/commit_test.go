@@ -334,3 +334,41 @@ func sortedCopy(in []string) []string {
 	}
 	return out
 }
+
+func TestPackedRefsAndSymlinkedDir(t *testing.T) {
+	ctx := context.Background()
+	s := newRepo(t)
+	dir := s.WorkDir()
+	first := commit(t, s, "one", "a.md=1")
+	git(t, dir, "pack-refs", "--all")
+	if _, err := os.Stat(filepath.Join(s.GitDir(), "refs/heads/main")); !os.IsNotExist(err) {
+		t.Fatal("ref still loose")
+	}
+	if h, _ := s.Head(ctx); h != first {
+		t.Fatalf("Head from packed-refs = %s", h)
+	}
+	second := commit(t, s, "two", "a.md=2")
+	if _, err := s.Commit(ctx, CommitRequest{Parent: first, Changes: files("b.md=1"), Message: "late", Author: sig(1)}); !errors.Is(err, ErrStale) {
+		t.Fatalf("err = %v", err)
+	}
+	if got := git(t, dir, "rev-parse", "main"); got != second.String() {
+		t.Fatalf("main = %s", got)
+	}
+	// A symlinked directory in the work tree is never written through.
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := s.Head(ctx)
+	res, err := s.Commit(ctx, CommitRequest{Parent: head, Changes: files("link/x.md=escape"), Message: "three", Author: sig(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.SkippedWorktree) != 1 {
+		t.Errorf("skipped = %v", res.SkippedWorktree)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x.md")); !os.IsNotExist(err) {
+		t.Errorf("wrote through the symlink")
+	}
+	fsck(t, dir)
+}

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -177,13 +178,35 @@ func TestCrashAtRandomPoints(t *testing.T) {
 		cmd := helper(t, "commit-loop", dir, fmt.Sprint("c", round))
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Let it open (which may wait out a stale lock) and commit a while.
-		time.Sleep(time.Duration(20+rng.IntN(150)) * time.Millisecond)
+		// Once it has opened (finishing what the last one left) and landed
+		// a commit, let it run into the next ones and kill it at a random
+		// point.
+		first := make(chan bool, 1)
+		go func() {
+			sc := bufio.NewScanner(stdout)
+			first <- sc.Scan()
+			for sc.Scan() {
+			}
+		}()
+		select {
+		case ok := <-first:
+			if !ok {
+				cmd.Wait()
+				t.Fatalf("round %d: helper failed:\n%s", round, stderr.String())
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("round %d: helper made no commit in 60s", round)
+		}
+		time.Sleep(time.Duration(rng.IntN(60_000)) * time.Microsecond)
 		cmd.Process.Signal(syscall.SIGKILL)
-		err := cmd.Wait()
+		err = cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
 			t.Fatalf("round %d: helper exited on its own: %v\n%s", round, err, stderr.String())
 		}
@@ -220,7 +243,7 @@ func TestCrashAtRandomPoints(t *testing.T) {
 		}
 	}
 	t.Logf("%d commits survived 12 kills; %d file versions read back", len(log), files)
-	if len(log) < 3 {
-		t.Errorf("only %d commits: the helper never got to commit", len(log))
+	if len(log) < 12+2 {
+		t.Errorf("only %d commits after 12 helpers that each committed", len(log))
 	}
 }

@@ -17,7 +17,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("PT_GITSTORE_HELPER"); mode != "" {
 		os.Exit(helperMain(mode))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	cleanupBenchRepos()
+	os.Exit(code)
 }
 
 var testEnv = []string{
@@ -138,7 +140,6 @@ func readFile(t testing.TB, path string) string {
 	return string(b)
 }
 
-
 func gitStdin(t testing.TB, dir, stdin string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
@@ -180,7 +181,7 @@ func helperMain(mode string) int {
 	}
 	switch mode {
 	case "commit-one":
-		if err := one(0, files("procs/" + id + ".md=" + id)); err != nil {
+		if err := one(0, files("procs/"+id+".md="+id)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -200,6 +201,7 @@ func helperMain(mode string) int {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
 			}
+			fmt.Println("committed", i)
 		}
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)

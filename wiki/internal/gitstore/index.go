@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,20 +8,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 var (
 	// errIndexBusy: index.lock is held by a live process (a git command);
 	// the update stays journaled and is retried by the next Commit or Open.
 	errIndexBusy = errors.New("index is locked by another process")
-	// errIndexUnsupported: an index pt must not rewrite (unmerged entries,
-	// split or sparse index); the work tree was updated, the index was not.
+	// errIndexUnsupported: an index pt must not rewrite (split or sparse
+	// index, unknown format); the work tree was updated, the index was not.
 	errIndexUnsupported = errors.New("index not updated")
 )
 
@@ -33,7 +27,8 @@ const indexLockWait = time.Second
 // compares, so that `git status` shows them clean without rehashing. Paths
 // left alone in the work tree are recorded at their new blob only when the
 // user had nothing staged for them (their edit then shows as a modification
-// on top of the new commit); a staged change is never replaced.
+// on top of the new commit); a staged change or a merge conflict is never
+// replaced.
 func (s *Store) updateIndex(states []wtState, deadPID int, since time.Time) error {
 	if len(states) == 0 {
 		return nil
@@ -52,63 +47,57 @@ func (s *Store) updateIndex(states []wtState, deadPID int, since time.Time) erro
 		}
 	}()
 
-	idx := &index.Index{Version: 2}
-	if f, err := os.Open(idxPath); err == nil {
-		err = index.NewDecoder(bufio.NewReader(f)).Decode(idx)
-		f.Close()
-		if err != nil {
+	idx := &indexFile{version: 2}
+	if data, err := os.ReadFile(idxPath); err == nil {
+		if idx, err = parseIndex(data); err != nil {
 			return fmt.Errorf("gitstore: read index: %v: %w", err, errIndexUnsupported)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("gitstore: read index: %w", err)
 	}
-	pos := make(map[string]int, len(idx.Entries))
-	for i, e := range idx.Entries {
-		if e.Stage != 0 { // go-git calls stage 1 "Merged"; git's merged stage is 0
-			return fmt.Errorf("gitstore: index has unmerged path %s: %w", e.Name, errIndexUnsupported)
+	pos := make(map[string]int, len(idx.entries))
+	unmerged := map[string]bool{}
+	for i, e := range idx.entries {
+		if e.stage != 0 {
+			unmerged[e.name] = true
+			continue
 		}
-		pos[e.Name] = i
+		pos[e.name] = i
 	}
-	drop := map[string]bool{}
+	updates := map[string]*indexEntry{} // nil: remove the entry
+	dirty := map[string]bool{"": true}
 	for _, st := range states {
+		if unmerged[st.path] {
+			continue
+		}
 		i, present := pos[st.path]
 		var staged Hash
 		if present {
-			staged = Hash(idx.Entries[i].Hash)
+			staged = idx.entries[i].hash()
 		}
 		if !st.inStep && !slices.Contains(st.ok, staged) {
 			continue // the user staged something else: theirs to resolve
 		}
 		if st.to.IsZero() {
 			if present {
-				drop[st.path] = true
+				updates[st.path] = nil
 			}
-			continue
-		}
-		e := &index.Entry{Name: st.path, Hash: plumbing.Hash(st.to), Mode: filemode.FileMode(st.mode)}
-		if st.inStep && st.fi != nil {
-			fillStat(e, st.fi)
-		}
-		if present {
-			idx.Entries[i] = e
 		} else {
-			idx.Entries = append(idx.Entries, e)
-			pos[st.path] = len(idx.Entries) - 1
+			var fi os.FileInfo
+			if st.inStep {
+				fi = st.fi
+			}
+			e := newIndexEntry(st.path, st.to, st.mode, fi)
+			updates[st.path] = &e
+		}
+		for d := st.path; strings.Contains(d, "/"); {
+			d = d[:strings.LastIndexByte(d, '/')]
+			dirty[d] = true
 		}
 	}
-	if len(drop) > 0 {
-		idx.Entries = slices.DeleteFunc(idx.Entries, func(e *index.Entry) bool { return drop[e.Name] })
-	}
-	// A file and a directory of the same name cannot both be in the index;
-	// the tree we committed has one of them, so drop entries it lacks.
-	idx.Entries = dropShadowed(idx.Entries)
-	idx.Cache = nil // cached trees of changed directories are now wrong; git rebuilds them
+	idx.entries = applyIndexUpdates(idx.entries, updates)
 
-	w := bufio.NewWriter(lock)
-	if err := index.NewEncoder(w).Encode(idx); err != nil {
-		return fmt.Errorf("gitstore: write index: %w", err)
-	}
-	if err := w.Flush(); err != nil {
+	if _, err := lock.Write(idx.encode(dirty)); err != nil {
 		return fmt.Errorf("gitstore: write index: %w", err)
 	}
 	if err := lock.Sync(); err != nil {
@@ -124,25 +113,62 @@ func (s *Store) updateIndex(states []wtState, deadPID int, since time.Time) erro
 	return nil
 }
 
-// dropShadowed removes entries "a/..." when "a" is also a file entry (or the
-// reverse, keeping the file): a state only a half-applied type change leaves.
-func dropShadowed(entries []*index.Entry) []*index.Entry {
-	files := make(map[string]bool, len(entries))
+// applyIndexUpdates replaces, removes and inserts stage-0 entries, keeping
+// the index sorted, in one merge pass over the existing entries. An added
+// entry that would make a path both a file and a directory in the index
+// (possible only when a user's staged change was kept) is not added.
+func applyIndexUpdates(entries []indexEntry, updates map[string]*indexEntry) []indexEntry {
+	out := make([]indexEntry, 0, len(entries)+len(updates))
 	for _, e := range entries {
-		files[e.Name] = true
-	}
-	return slices.DeleteFunc(entries, func(e *index.Entry) bool {
-		for p := e.Name; ; {
-			i := strings.LastIndexByte(p, '/')
-			if i < 0 {
-				return false
-			}
-			p = p[:i]
-			if files[p] {
-				return true
-			}
+		u, ok := updates[e.name]
+		if !ok || e.stage != 0 {
+			out = append(out, e)
+			continue
 		}
-	})
+		if u != nil {
+			out = append(out, *u)
+		}
+		delete(updates, e.name)
+	}
+	var adds []indexEntry
+	for _, u := range updates {
+		if u != nil {
+			adds = append(adds, *u)
+		}
+	}
+	if len(adds) == 0 {
+		return out
+	}
+	slices.SortFunc(adds, func(a, b indexEntry) int { return strings.Compare(a.name, b.name) })
+	merged := make([]indexEntry, 0, len(out)+len(adds))
+	i := 0
+	for _, a := range adds {
+		for i < len(out) && out[i].name < a.name {
+			merged = append(merged, out[i])
+			i++
+		}
+		if dirFileConflict(out, a.name) {
+			continue
+		}
+		merged = append(merged, a)
+	}
+	return append(merged, out[i:]...)
+}
+
+// dirFileConflict reports whether sorted entries hold a parent directory of
+// name as a file, or files under name as a directory.
+func dirFileConflict(entries []indexEntry, name string) bool {
+	find := func(p string) (int, bool) {
+		return slices.BinarySearchFunc(entries, p, func(e indexEntry, p string) int { return strings.Compare(e.name, p) })
+	}
+	for d := name; strings.Contains(d, "/"); {
+		d = d[:strings.LastIndexByte(d, '/')]
+		if _, ok := find(d); ok {
+			return true
+		}
+	}
+	i, _ := find(name + "/")
+	return i < len(entries) && strings.HasPrefix(entries[i].name, name+"/")
 }
 
 // lockIndex takes index.lock the way git does. A lock left by a pt process
@@ -167,18 +193,5 @@ func (s *Store) lockIndex(lockPath string, deadPID int, since time.Time) (*os.Fi
 			return nil, fmt.Errorf("gitstore: %s: %w", lockPath, errIndexBusy)
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// fillStat copies the stat data git compares to decide a file is unchanged.
-func fillStat(e *index.Entry, fi os.FileInfo) {
-	e.ModifiedAt = fi.ModTime()
-	e.Size = uint32(fi.Size())
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		e.CreatedAt = time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
-		e.Dev = uint32(st.Dev)
-		e.Inode = uint32(st.Ino)
-		e.UID = st.Uid
-		e.GID = st.Gid
 	}
 }

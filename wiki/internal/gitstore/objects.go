@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // object is an object built in memory and not yet known to be on disk.
@@ -292,17 +293,21 @@ func (s *Store) writePack(objs []object) error {
 	base := filepath.Join(packDir, fmt.Sprintf("pack-%x", packSum))
 	pf.Chmod(0o444)
 	xf.Chmod(0o444)
-	if err := os.Rename(tmpPack, base+".pack"); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-	if err := syncDir(packDir); err != nil { // the pack before its index
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
+	// git finds packs by their .idx and ignores an .idx without its .pack;
+	// go-git finds them by the .pack and fails on a .pack without its .idx.
+	// So the .idx goes first: a crash between the renames leaves an orphan
+	// .idx that neither sees.
 	if err := os.Rename(tmpIdx, base+".idx"); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
 	}
 	if err := syncDir(packDir); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
+	}
+	if err := os.Rename(tmpPack, base+".pack"); err != nil {
+		return fmt.Errorf("gitstore: write pack: %w", err)
+	}
+	if err := syncDir(packDir); err != nil {
+		return fmt.Errorf("gitstore: write pack: %w", err)
 	}
 	return nil
 }
@@ -330,13 +335,22 @@ func packEntryHeader(t objectType, size int) []byte {
 
 // readObject returns an object's type and content. go-git caches the list of
 // packs, so after a miss (a `git gc` may have packed and pruned loose
-// objects since) it rescans once before reporting ErrNotFound.
+// objects since) it rescans once before reporting ErrNotFound; a pack whose
+// index is not there yet (git writes the .pack first) is waited for briefly.
 // The caller holds s.mu.
 func (s *Store) readObject(h Hash) (objectType, []byte, error) {
-	o, err := s.st.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+	get := func() (plumbing.EncodedObject, error) {
+		return s.st.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+	}
+	o, err := get()
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		s.st.Reindex()
-		o, err = s.st.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+		o, err = get()
+	}
+	for try := 0; try < 5 && errors.Is(err, dotgit.ErrPackfileNotFound); try++ {
+		time.Sleep(20 * time.Millisecond) // a git command is between the .pack and its .idx
+		s.st.Reindex()
+		o, err = get()
 	}
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		return "", nil, fmt.Errorf("gitstore: object %s: %w", h, ErrNotFound)

@@ -191,6 +191,12 @@ func (s *Store) syncFiles(entries []wtEntry) []wtState {
 func (s *Store) syncFile(e wtEntry) wtState {
 	st := wtState{wtEntry: e}
 	full := filepath.Join(s.workDir, filepath.FromSlash(e.path))
+	if s.symlinkAbove(e.path) {
+		// git never writes through a symlinked directory: it could lead
+		// outside the work tree.
+		st.skipped = true
+		return st
+	}
 	cur, kind := currentBlob(full)
 	okPrior := kind != kindOther && slices.Contains(e.ok, cur)
 	switch {
@@ -294,6 +300,24 @@ func writeFileAtomic(full string, blob Hash, mode uint32, s *Store) error {
 		os.Remove(f.Name())
 	}
 	return werr
+}
+
+// symlinkAbove reports whether a directory on the way to path is a
+// symlink in the work tree.
+func (s *Store) symlinkAbove(path string) bool {
+	dir := s.workDir
+	parts := strings.Split(path, "/")
+	for _, name := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, name)
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return false // missing: it will be created as a directory
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // removeTempFiles removes the temp files a killed writer may have left next

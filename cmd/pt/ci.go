@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+)
+
+func init() { ciFiles = ciJobFiles }
+
+// CI job files written by pt init --ci. The paths are relative to the new
+// space, which is where a host looks for them only when the space is the
+// repository's root; for a nested space, move the file to the root.
+const (
+	githubWorkflowPath = ".github/workflows/pt-lint.yml"
+	gitlabCIPath       = ".gitlab-ci.yml"
+)
+
+// githubWorkflow lints every space of the repository daily and on pushes
+// to main, uploads the open findings to code scanning as SARIF, and fails
+// on error findings. The upload runs even when lint fails, so the alerts
+// show why. It lints with --dry-run: a CI checkout is no place to commit.
+const githubWorkflow = `# Written by pt init --ci github: lint the knowledge base on a schedule.
+name: pt lint
+
+on:
+  schedule:
+    - cron: "23 5 * * *"
+  push:
+    branches: [main]
+  workflow_dispatch:
+
+permissions:
+  contents: read
+  security-events: write
+
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-go@v5
+        with:
+          go-version: stable
+      - name: Install pt
+        run: go install github.com/ptwiki/pt/cmd/pt@latest
+      - name: Lint
+        run: pt lint --all --dry-run --format sarif --fail-on error > pt-lint.sarif
+      - name: Upload findings to code scanning
+        if: ${{ always() && hashFiles('pt-lint.sarif') != '' }}
+        uses: github/codeql-action/upload-sarif@v3
+        with:
+          sarif_file: pt-lint.sarif
+          category: pt-lint
+`
+
+// gitlabCI runs the same lint in GitLab CI. GitLab takes schedules from
+// its settings (CI/CD > Schedules), not from the file, so the job runs on
+// scheduled and manual pipelines and on pushes to the default branch; the
+// SARIF log is kept as an artifact and the text report goes to the job log.
+const gitlabCI = `# Written by pt init --ci gitlab: lint the knowledge base.
+# Add a schedule under CI/CD > Schedules to run it daily.
+pt-lint:
+  image: golang:1
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "schedule"
+    - if: $CI_PIPELINE_SOURCE == "web"
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+  script:
+    - go install github.com/ptwiki/pt/cmd/pt@latest
+    - pt lint --all --dry-run
+    - pt lint --all --dry-run --format sarif --fail-on error > pt-lint.sarif
+  artifacts:
+    when: always
+    paths:
+      - pt-lint.sarif
+`
+
+// ciJobFiles returns the files pt init --ci writes into the first batch.
+func ciJobFiles(kind string) (map[string][]byte, error) {
+	switch kind {
+	case "":
+		return nil, nil
+	case "github":
+		return map[string][]byte{githubWorkflowPath: []byte(githubWorkflow)}, nil
+	case "gitlab":
+		return map[string][]byte{gitlabCIPath: []byte(gitlabCI)}, nil
+	}
+	return nil, fmt.Errorf("--ci %s: unknown CI host (github or gitlab)", kind)
+}

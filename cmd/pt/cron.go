@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/robfig/cron/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/lint"
+	"github.com/ptwiki/pt/wiki"
+)
+
+func init() { register(newCronCmd) }
+
+// reapJob is the TTL reaper as pt cron runs it. While it is nil, pt cron
+// says so and schedules lint only.
+var reapJob func(ctx context.Context, s *wiki.Space, now time.Time) error
+
+// cronParser reads kb.yaml and flag schedules: five-field cron specs, an
+// optional leading seconds field, and descriptors (@daily, @every 2s).
+var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// cronAuthor is who scheduled lint batches are by: automation, not the
+// person who started the process.
+var cronAuthor = wiki.Author{Name: "pt cron", Kind: content.AuthorAgent}
+
+func newCronCmd(e *env) *cobra.Command {
+	var lintSpec, reapSpec string
+	var stopTimeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "cron",
+		Short: "run lint and the reaper on the schedules in kb.yaml until stopped",
+		Long: "cron runs lint (and the TTL reaper) on the schedules of kb.yaml (lint.schedule, reap.schedule;\n" +
+			"default @daily) or those given: cron specs with optional seconds, or descriptors like @hourly and\n" +
+			"'@every 10m'; 'off' disables a job. A run that is still going when the next is due is skipped; a\n" +
+			"failing run is logged and the schedule goes on. SIGINT or SIGTERM stops it, waiting for a running\n" +
+			"job up to --stop-timeout.",
+		Args: argsN(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := e.spaceDir()
+			if err != nil {
+				return err
+			}
+			s, err := wiki.Open(e.ctx, dir)
+			if err != nil {
+				return err
+			}
+			cfg := s.Config()
+			s.Close()
+			if lintSpec == "" {
+				lintSpec = orDefault(cfg.Lint.Schedule)
+			}
+			if reapSpec == "" {
+				reapSpec = orDefault(cfg.Reap.Schedule)
+			}
+			ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runCron(ctx, e.stderr, dir, lintSpec, reapSpec, stopTimeout)
+		},
+	}
+	cmd.Flags().StringVar(&lintSpec, "lint", "", "lint schedule (default: kb.yaml lint.schedule, else @daily; 'off' to disable)")
+	cmd.Flags().StringVar(&reapSpec, "reap", "", "reap schedule (default: kb.yaml reap.schedule, else @daily; 'off' to disable)")
+	cmd.Flags().DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long to wait for a running job when stopping")
+	return cmd
+}
+
+func orDefault(spec string) string {
+	if spec == "" {
+		return content.DefaultSchedule
+	}
+	return spec
+}
+
+// runCron schedules the jobs and blocks until ctx is done, then stops the
+// scheduler and waits for a running job up to stopTimeout; past that the
+// job's context is cancelled (a batch is atomic: it lands whole or not).
+func runCron(ctx context.Context, stderr io.Writer, dir, lintSpec, reapSpec string, stopTimeout time.Duration) error {
+	logger := log.New(stderr, "pt cron: ", log.LstdFlags)
+	clog := cron.PrintfLogger(logger)
+	// Recover sits inside SkipIfStillRunning: robfig's skip wrapper gives
+	// its token back only when the job returns, so a panic escaping it
+	// would skip every later run.
+	c := cron.New(cron.WithParser(cronParser), cron.WithLogger(clog),
+		cron.WithChain(cron.SkipIfStillRunning(clog), cron.Recover(clog)))
+	jobCtx, cancelJobs := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelJobs()
+
+	if lintSpec != "off" {
+		if _, err := c.AddFunc(lintSpec, func() { cronLint(jobCtx, logger, dir) }); err != nil {
+			return usageError{fmt.Errorf("--lint %q: %v", lintSpec, err)}
+		}
+		logger.Printf("lint scheduled: %s", lintSpec)
+	}
+	if reapSpec != "off" {
+		if reapJob == nil {
+			logger.Printf("reap: the TTL reaper is not available in this build; skipped")
+		} else {
+			if _, err := c.AddFunc(reapSpec, func() { cronReap(jobCtx, logger, dir) }); err != nil {
+				return usageError{fmt.Errorf("--reap %q: %v", reapSpec, err)}
+			}
+			logger.Printf("reap scheduled: %s", reapSpec)
+		}
+	}
+	if len(c.Entries()) == 0 {
+		return usageError{fmt.Errorf("cron: nothing to schedule")}
+	}
+	c.Start()
+	<-ctx.Done()
+	logger.Printf("stopping")
+	select {
+	case <-c.Stop().Done():
+		logger.Printf("stopped")
+		return nil
+	case <-time.After(stopTimeout):
+		cancelJobs()
+		return fmt.Errorf("cron: a job was still running %s after the stop; cancelled it", stopTimeout)
+	}
+}
+
+// cronLint is one scheduled lint run. It opens the space afresh, so that
+// it sees kb.yaml and the pages as they are now.
+func cronLint(ctx context.Context, logger *log.Logger, dir string) {
+	s, err := wiki.Open(ctx, dir)
+	if err != nil {
+		logger.Printf("lint failed: %v", err)
+		return
+	}
+	defer s.Close()
+	rep, err := lint.Run(ctx, s, lint.Options{Author: cronAuthor})
+	if err != nil {
+		logger.Printf("lint failed: %v", err)
+		return
+	}
+	logger.Print(rep.Summary())
+}
+
+// cronReap is one scheduled reap run.
+func cronReap(ctx context.Context, logger *log.Logger, dir string) {
+	s, err := wiki.Open(ctx, dir)
+	if err != nil {
+		logger.Printf("reap failed: %v", err)
+		return
+	}
+	defer s.Close()
+	if err := reapJob(ctx, s, time.Now()); err != nil {
+		logger.Printf("reap failed: %v", err)
+		return
+	}
+	logger.Printf("reap done")
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/retrieve"
+)
+
+func init() { register(newEvalCmd) }
+
+func newEvalCmd(e *env) *cobra.Command {
+	var questions string
+	var k, budget int
+	cmd := &cobra.Command{
+		Use:   "eval --questions FILE",
+		Short: "measure retrieval on questions with known answers, beside two baselines",
+		Long: "eval asks every question of a JSONL file ({\"id\",\"question\",\"gold\":[paths],\"kind\"}) and reports\n" +
+			"hit@1, hit@5 and MRR over the gold pages, the share of unanswerable questions (empty gold)\n" +
+			"answered insufficient, multi-hop recall in the top 8, context tokens and latency, for pt and\n" +
+			"for plain BM25 over whole pages and a naive keyword count.",
+		Args: argsN(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if questions == "" {
+				return usageError{errors.New("--questions FILE is required")}
+			}
+			f, err := os.Open(questions)
+			if err != nil {
+				return err
+			}
+			qs, err := retrieve.ReadQuestions(f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			s, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			defer retrieve.CloseIndexes()
+			rep, err := retrieve.Eval(e.ctx, s, qs, retrieve.EvalOptions{K: k, Budget: budget})
+			if err != nil {
+				return err
+			}
+			return e.emit(rep, func(w io.Writer) { renderEval(w, rep) })
+		},
+	}
+	cmd.Flags().StringVar(&questions, "questions", "", "JSONL file of questions")
+	cmd.Flags().IntVar(&k, "k", retrieve.DefaultK, "results per question")
+	cmd.Flags().IntVar(&budget, "budget", retrieve.DefaultBudget, "context budget in tokens")
+	return cmd
+}
+
+func renderEval(w io.Writer, rep *retrieve.EvalReport) {
+	fmt.Fprintf(w, "%d questions\n", rep.Questions)
+	fmt.Fprintf(w, "%-14s %6s %6s %6s %9s %9s %9s %9s %9s\n", "system", "hit@1", "hit@5", "MRR", "multihop", "insuff", "tok p50", "tok p90", "ms p50")
+	for _, f := range rep.Systems {
+		insuf := "-"
+		if f.Insufficient >= 0 {
+			insuf = fmt.Sprintf("%.3f", f.Insufficient)
+		}
+		fmt.Fprintf(w, "%-14s %6.3f %6.3f %6.3f %9.3f %9s %9d %9d %9.2f\n", f.System, f.HitAt1, f.HitAt5, f.MRR, f.MultiHop, insuf, f.MedianTokens, f.P90Tokens, f.MedianLatencyMS)
+	}
+	for _, r := range rep.Results {
+		if len(r.Gold) > 0 && (r.Rank == 0 || r.Rank > 5) || len(r.Gold) == 0 && r.Sufficient {
+			fmt.Fprintf(w, "miss %s (%s): rank %d, sufficient %v, coverage %.2f\n", r.ID, r.Kind, r.Rank, r.Sufficient, r.Coverage)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/retrieve"
+)
+
+func init() { register(newIndexCmd) }
+
+func newIndexCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "index rebuild|status",
+		Short: "rebuild or inspect the derived full-text index (under .git, never committed)",
+		Args:  argsN(1, 1),
+	}
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "say which commit the index reflects and how large it is",
+		Args:  argsN(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			st, err := retrieve.Status(e.ctx, s)
+			if err != nil {
+				return err
+			}
+			return e.emit(st, func(w io.Writer) { renderStatus(w, st) })
+		},
+	}
+	rebuild := &cobra.Command{
+		Use:   "rebuild",
+		Short: "delete the index and build it again from HEAD",
+		Args:  argsN(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			defer retrieve.CloseIndexes()
+			if err := retrieve.Rebuild(e.ctx, s); err != nil {
+				return err
+			}
+			st, err := retrieve.Status(e.ctx, s)
+			if err != nil {
+				return err
+			}
+			return e.emit(st, func(w io.Writer) {
+				fmt.Fprintln(w, "rebuilt")
+				renderStatus(w, st)
+			})
+		},
+	}
+	cmd.AddCommand(status, rebuild)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return usageError{fmt.Errorf("unknown index command %q (want rebuild or status)", args[0])}
+	}
+	return cmd
+}
+
+func renderStatus(w io.Writer, st retrieve.IndexStatus) {
+	switch {
+	case !st.Exists:
+		fmt.Fprintf(w, "no index yet at %s (the next query builds it)\n", st.Dir)
+		return
+	case st.Busy:
+		fmt.Fprintf(w, "index %s is held by another pt process\n", st.Dir)
+		return
+	case st.Error != "":
+		fmt.Fprintf(w, "index %s unreadable: %s (the next query rebuilds it)\n", st.Dir, st.Error)
+		return
+	}
+	state := "current"
+	if !st.Current {
+		state = "behind HEAD (the next query updates it)"
+	}
+	fmt.Fprintf(w, "index %s\ncommit %s, %s\n%d units, %d bytes\n", st.Dir, st.Commit, state, st.Docs, st.Bytes)
+}

@@ -1,0 +1,176 @@
+package ingest
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ptwiki/pt/content"
+)
+
+// Bounds of topics derived from a corpus.
+const (
+	// minFolderPages: a folder holding fewer Markdown files than this (its
+	// subfolders included) folds into its parent, so that a lone README or
+	// a pair of files does not become a topic of its own.
+	minFolderPages = 3
+	// maxFolderDepth: deeper folders are named by their first two levels
+	// (elections/steering/2024 is elections/steering); the spoke writer
+	// splits a large topic into parts, so depth adds no navigation.
+	maxFolderDepth = 2
+	// minHubLinks: a page linking to at least this many other pages of the
+	// corpus is an index page, and the section under which it links a page
+	// names that page's topic.
+	minHubLinks = 8
+)
+
+// corpusDoc is what topic derivation needs to know of one file.
+type corpusDoc struct {
+	rel    string // slash path relative to the corpus root
+	title  string
+	body   []byte
+	topics []string
+	// links are the corpus files this one links to, with the heading of
+	// the section each link sits in ("" before the first heading).
+	links []docLink
+}
+
+type docLink struct {
+	to      string
+	heading string
+}
+
+// deriveTopics gives every document without topics some, in this order:
+// the taxonomy of the space (tax, may be empty), the document's folder, the
+// section of an index page of the corpus that links to it, the vocabulary
+// of the topics found so far, and last the corpus's own name (root).
+func deriveTopics(docs []*corpusDoc, tax *taxonomy, root string) {
+	var rest []*corpusDoc
+	for _, d := range docs {
+		if len(d.topics) > 0 {
+			continue
+		}
+		if tax != nil {
+			d.topics = tax.match(d.title, d.body)
+		}
+		if len(d.topics) == 0 {
+			rest = append(rest, d)
+		}
+	}
+	rest = byFolder(docs, rest)
+	rest = byLinkGraph(docs, rest)
+	if len(rest) == 0 {
+		return
+	}
+	derived := newTaxonomy()
+	for _, d := range docs {
+		for _, t := range d.topics {
+			derived.topic(t).addVocab(d.title, 1)
+		}
+	}
+	derived.finish()
+	for _, d := range rest {
+		d.topics = derived.match(d.title, d.body)
+		if len(d.topics) == 0 {
+			d.topics = []string{root}
+		}
+	}
+}
+
+// byFolder assigns the topic of the document's deepest folder that holds at
+// least minFolderPages files; it returns the documents left without one
+// (those at the corpus root, or in folders that fold into it).
+func byFolder(all, docs []*corpusDoc) []*corpusDoc {
+	count := map[string]int{}
+	for _, d := range all {
+		for dir := path.Dir(d.rel); dir != "."; dir = path.Dir(dir) {
+			count[dir]++
+		}
+	}
+	var rest []*corpusDoc
+	for _, d := range docs {
+		dir := path.Dir(d.rel)
+		for dir != "." && count[dir] < minFolderPages {
+			dir = path.Dir(dir)
+		}
+		if dir == "." {
+			rest = append(rest, d)
+			continue
+		}
+		if parts := strings.Split(dir, "/"); len(parts) > maxFolderDepth {
+			dir = strings.Join(parts[:maxFolderDepth], "/")
+		}
+		d.topics = []string{dir}
+	}
+	return rest
+}
+
+// byLinkGraph assigns documents linked from an index page of the corpus
+// (one with at least minHubLinks outgoing links to other documents) the
+// heading of the section that links them; sections that would gather fewer
+// than minFolderPages documents fold into a topic named after the index
+// page. It returns the documents left without a topic.
+func byLinkGraph(all, docs []*corpusDoc) []*corpusDoc {
+	if len(docs) == 0 {
+		return nil
+	}
+	var hubs []*corpusDoc
+	for _, d := range all {
+		seen := map[string]bool{}
+		for _, l := range d.links {
+			if l.to != d.rel {
+				seen[l.to] = true
+			}
+		}
+		if len(seen) >= minHubLinks {
+			hubs = append(hubs, d)
+		}
+	}
+	sort.SliceStable(hubs, func(i, j int) bool { return len(hubs[i].links) > len(hubs[j].links) })
+	want := map[string]*corpusDoc{}
+	for _, d := range docs {
+		want[d.rel] = d
+	}
+	pick := map[*corpusDoc]string{}
+	hubOf := map[*corpusDoc]*corpusDoc{}
+	for _, h := range hubs {
+		for _, l := range h.links {
+			d := want[l.to]
+			if d == nil || d == h {
+				continue
+			}
+			if _, done := pick[d]; done {
+				continue
+			}
+			heading := l.heading
+			if heading == "" {
+				heading = h.title
+			}
+			pick[d], hubOf[d] = heading, h
+		}
+	}
+	for _, h := range hubs {
+		if want[h.rel] != nil {
+			if _, done := pick[h]; !done {
+				pick[h], hubOf[h] = h.title, h
+			}
+		}
+	}
+	size := map[string]int{}
+	for _, t := range pick {
+		size[content.Slug(t)]++
+	}
+	var rest []*corpusDoc
+	for _, d := range docs {
+		t, ok := pick[d]
+		if !ok {
+			rest = append(rest, d)
+			continue
+		}
+		if size[content.Slug(t)] < minFolderPages {
+			t = hubOf[d].title
+		}
+		d.topics = []string{t}
+	}
+	return rest
+}

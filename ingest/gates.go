@@ -1,0 +1,368 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/retrieve"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// gates holds what the file-back gates of one consult read: the space at
+// one head, the retrieval result for the question, and the citations as
+// they resolve there.
+type gates struct {
+	space    *wiki.Space
+	cfg      content.Config
+	head     wiki.Rev
+	now      time.Time
+	question string
+
+	res             *retrieve.Result // retrieval for the question; nil until retrieved
+	cited           []string         // citations as given or gathered, unchecked
+	modelDurability Durability       // a model's verdict, when a model answered
+	refs            []citedPage      // citations that resolve to a page at head
+	bad             []string         // citations that do not, with why
+}
+
+// citedPage is a citation that resolves to a page at head.
+type citedPage struct {
+	path string
+	page *wiki.PageAt
+}
+
+// maxSynthesisScan bounds how many synthesis pages the near-duplicate gate
+// reads from the listing of synthesis/, on top of the retrieved ones: the
+// gate stays cheap however many answers a space has filed.
+const maxSynthesisScan = 300
+
+// retrieved runs retrieval for the question once.
+func (g *gates) retrieved(ctx context.Context) (*retrieve.Result, error) {
+	if g.res != nil || g.head == "" {
+		return g.res, nil
+	}
+	res, err := retrieve.Query(ctx, g.space, retrieve.Request{Question: g.question, Now: g.now})
+	if err != nil {
+		return nil, fmt.Errorf("consult: %w", err)
+	}
+	g.res = res
+	return res, nil
+}
+
+// run applies the gates in order and sets v.Gate and v.Reason on the first
+// that stops the answer (and v.Reason alone when all pass).
+func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
+	if err := g.resolve(ctx); err != nil {
+		return err
+	}
+	for _, r := range g.refs {
+		v.Citations = append(v.Citations, content.Ref{Path: r.path, Revision: r.page.Revision})
+	}
+	stop := func(gate, reason string) error { v.Gate, v.Reason = gate, reason; return nil }
+
+	// (a) classification floor, and compounding on.
+	if !g.cfg.CompoundingOn() {
+		return stop(GateCompounding, "file-back is off in kb.yaml (compounding: false)")
+	}
+	if c := g.cfg.SpaceClassification(); !unclassified(c) {
+		return stop(GateClassification, fmt.Sprintf("the space is classified %s; only UNCLASSIFIED knowledge is filed back", c))
+	}
+	for _, r := range g.refs {
+		if c := r.page.Page.Meta.Classification; !unclassified(c) {
+			return stop(GateClassification, fmt.Sprintf("cited page %s is classified %s; only UNCLASSIFIED knowledge is filed back", r.path, c))
+		}
+	}
+
+	// (b) durability: the shortest-lived of the caller's, a model's and the
+	// rules' verdicts.
+	rule, why := ClassifyDurability(in.question, v.Answer)
+	d := CombineDurability(CombineDurability(in.durability, g.modelDurability), rule)
+	v.Durability = string(d)
+	if d == Ephemeral {
+		switch {
+		case rule == Ephemeral:
+		case in.durability == Ephemeral:
+			why = "ephemeral: the caller said so"
+		default:
+			why = "ephemeral: the model said so"
+		}
+		return stop(GateDurability, why+"; live state is never filed back")
+	}
+
+	// (c) citations.
+	if len(g.refs) == 0 {
+		if len(g.bad) == 0 {
+			return stop(GateCitations, "the answer cites no page")
+		}
+		return stop(GateCitations, "no citation resolves to a page of the space: "+strings.Join(g.bad, "; "))
+	}
+
+	ans := Fingerprint(v.Answer)
+
+	// (d) echo of an existing page (cited, or retrieved for the question).
+	echo := threshold(g.cfg.FileBack.Echo, DefaultEcho)
+	pages, err := g.echoCandidates(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range pages {
+		if c := Containment(ans, Fingerprint(string(p.Page.Body))); c >= echo {
+			return stop(GateEcho, fmt.Sprintf("the answer restates %s (containment %.2f ≥ %.2f); cite it instead of filing a copy", p.Path, c, echo))
+		}
+	}
+
+	// (e) near-duplicate of a synthesis filed within the window.
+	near := threshold(g.cfg.FileBack.NearDuplicate, DefaultNearDuplicate)
+	window := g.cfg.WindowOrDefault()
+	syns, err := g.recentSyntheses(ctx, window)
+	if err != nil {
+		return err
+	}
+	for _, p := range syns {
+		if sim := Similarity(ans, Fingerprint(synthesisAnswer(p.Page.Body))); sim >= near {
+			return stop(GateNearDuplicate, fmt.Sprintf("the answer repeats %s, filed %s (similarity %.2f ≥ %.2f, window %s)",
+				p.Path, p.Page.Meta.Created.Format(time.DateOnly), sim, near, content.Duration(window)))
+		}
+	}
+	v.Reason = fmt.Sprintf("passed every gate: %s, %d citation%s", d, len(g.refs), pluralS(len(g.refs)))
+	return nil
+}
+
+// resolve checks every citation: a safe path to a page that exists at head,
+// is content (not the hub, a spoke or the log) and is active now. Those
+// that fail are kept, with why, for the reason of the citation gate.
+func (g *gates) resolve(ctx context.Context) error {
+	seen := map[string]bool{}
+	for _, raw := range g.cited {
+		p, _, _ := strings.Cut(strings.TrimSpace(raw), "#")
+		p = strings.TrimPrefix(p, "./")
+		clean, err := content.CleanPath(p)
+		if err != nil {
+			g.bad = append(g.bad, fmt.Sprintf("%q is not a page path of the space", raw))
+			continue
+		}
+		if seen[clean] {
+			continue
+		}
+		seen[clean] = true
+		if wiki.IsIndexPage(clean) {
+			g.bad = append(g.bad, clean+" is navigation (hub, spoke or log), not knowledge")
+			continue
+		}
+		pa, err := g.readPage(ctx, clean)
+		switch {
+		case errors.Is(err, wiki.ErrNotFound):
+			g.bad = append(g.bad, clean+" does not exist")
+			continue
+		case err != nil:
+			var pe *content.ParseError
+			if errors.As(err, &pe) {
+				g.bad = append(g.bad, clean+" does not parse")
+				continue
+			}
+			return fmt.Errorf("consult: %w", err)
+		}
+		if !pa.Page.Meta.Active(g.now) {
+			g.bad = append(g.bad, clean+" is not active ("+statusOf(pa.Page.Meta, g.now)+")")
+			continue
+		}
+		g.refs = append(g.refs, citedPage{path: clean, page: pa})
+	}
+	return nil
+}
+
+func (g *gates) readPage(ctx context.Context, p string) (*wiki.PageAt, error) {
+	if g.head == "" {
+		return nil, fmt.Errorf("%s: %w", p, wiki.ErrNotFound)
+	}
+	return g.space.ReadPage(ctx, g.head, p)
+}
+
+// echoCandidates are the pages an answer may merely restate: the cited
+// pages and the pages retrieved for the question, syntheses left out (a
+// synthesis that says the same is the near-duplicate gate's business).
+func (g *gates) echoCandidates(ctx context.Context) ([]*wiki.PageAt, error) {
+	var out []*wiki.PageAt
+	seen := map[string]bool{}
+	for _, r := range g.refs {
+		seen[r.path] = true
+		if r.page.Page.Meta.Kind != content.KindSynthesis {
+			out = append(out, r.page)
+		}
+	}
+	res, err := g.retrieved(ctx)
+	if err != nil || res == nil {
+		return out, err
+	}
+	for _, h := range res.Results {
+		if seen[h.Path] || wiki.IsIndexPage(h.Path) || h.Kind == content.KindSynthesis {
+			continue
+		}
+		seen[h.Path] = true
+		pa, err := g.readPage(ctx, h.Path)
+		if err != nil {
+			continue // gone or unparseable since the index saw it: nothing to echo
+		}
+		if pa.Page.Meta.Kind != content.KindSynthesis {
+			out = append(out, pa)
+		}
+	}
+	return out, nil
+}
+
+// recentSyntheses are the active synthesis pages created within window of
+// now: those retrieved for the question first, then those of the same slug
+// family, then the rest of synthesis/ up to maxSynthesisScan.
+func (g *gates) recentSyntheses(ctx context.Context, window time.Duration) ([]*wiki.PageAt, error) {
+	var paths []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	if res, err := g.retrieved(ctx); err != nil {
+		return nil, err
+	} else if res != nil {
+		for _, h := range res.Results {
+			if h.Kind == content.KindSynthesis || strings.HasPrefix(h.Path, SynthesisDir) {
+				add(h.Path)
+			}
+		}
+	}
+	if g.head != "" {
+		es, err := g.space.List(ctx, g.head, SynthesisDir)
+		if err != nil {
+			return nil, fmt.Errorf("consult: %w", err)
+		}
+		slug := SynthesisDir + content.Slug(g.question)
+		var rest []string
+		for _, e := range es {
+			if !strings.HasSuffix(e.Path, ".md") {
+				continue
+			}
+			if e.Path == slug+".md" || strings.HasPrefix(e.Path, slug+"-") {
+				add(e.Path)
+			} else {
+				rest = append(rest, e.Path)
+			}
+		}
+		// The bound keeps the cost flat however many answers were filed;
+		// the retrieved and same-slug syntheses, the likely repeats, are
+		// read whatever the bound.
+		for _, p := range rest {
+			if len(paths) >= maxSynthesisScan {
+				break
+			}
+			add(p)
+		}
+	}
+	var out []*wiki.PageAt
+	for _, p := range paths {
+		pa, err := g.readPage(ctx, p)
+		if err != nil {
+			continue
+		}
+		m := pa.Page.Meta
+		if m.Kind != content.KindSynthesis || !m.Active(g.now) {
+			continue
+		}
+		if !m.Created.IsZero() && g.now.Sub(m.Created) > window {
+			continue
+		}
+		out = append(out, pa)
+	}
+	return out, nil
+}
+
+// synthesisAnswer is the answer inside a synthesis page's body: what comes
+// after the question heading and before the Sources section.
+func synthesisAnswer(body []byte) string {
+	s := string(body)
+	if strings.HasPrefix(s, "# ") {
+		if _, rest, ok := strings.Cut(s, "\n"); ok {
+			s = rest
+		} else {
+			s = ""
+		}
+	}
+	if i := strings.Index(s, "\n"+sourcesHeading+"\n"); i >= 0 {
+		s = s[:i]
+	} else if strings.HasPrefix(s, sourcesHeading+"\n") {
+		s = ""
+	}
+	return strings.TrimSpace(s)
+}
+
+// topicsOf ranks the cited pages' topics, most common first (ties in order
+// of first appearance), at most max.
+func topicsOf(refs []citedPage, max int) []string {
+	count := map[string]int{}
+	first := map[string]int{}
+	name := map[string]string{}
+	for _, r := range refs {
+		for _, t := range r.page.Page.Meta.Topics {
+			t = oneLineOf(t)
+			k := content.Slug(t)
+			if t == "" || k == "page" {
+				continue
+			}
+			if _, ok := count[k]; !ok {
+				first[k] = len(first)
+				name[k] = t
+			}
+			count[k]++
+		}
+	}
+	keys := make([]string, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if count[keys[i]] != count[keys[j]] {
+			return count[keys[i]] > count[keys[j]]
+		}
+		return first[keys[i]] < first[keys[j]]
+	})
+	var out []string
+	for _, k := range keys[:min(max, len(keys))] {
+		out = append(out, name[k])
+	}
+	return out
+}
+
+// unclassified reports whether a classification may enter file-back.
+func unclassified(c string) bool {
+	c = strings.TrimSpace(c)
+	return c == "" || strings.EqualFold(c, content.Unclassified)
+}
+
+func threshold(configured, def float64) float64 {
+	if configured <= 0 {
+		return def
+	}
+	return configured
+}
+
+func statusOf(m content.Meta, now time.Time) string {
+	if m.Status != "" && m.Status != content.StatusActive {
+		return m.Status
+	}
+	if t, ok := m.ExpiresAt(); ok && now.After(t) {
+		return "expired " + t.Format(time.DateOnly)
+	}
+	return "inactive"
+}
+
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,407 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// ImportOptions says who imports and how links are read. The zero value of
+// every field but ApprovedBy is usable.
+type ImportOptions struct {
+	ApprovedBy string      // mandatory
+	Author     wiki.Author // who imports; kind human for the CLI
+	When       time.Time   // zero means now
+	// SitePrefixes are URL or path prefixes under which the corpus links to
+	// its own pages ("/wiki/" for the Go wiki, "https://go.dev/wiki/");
+	// such links are rewritten to the imported pages.
+	SitePrefixes []string
+	// Strict fails the whole import on the first bad file instead of
+	// skipping it.
+	Strict bool
+	// Progress, when set, is called as the import advances: every file is
+	// counted twice, once when it is read and checked and once when it is
+	// staged, so total is twice the number of files.
+	Progress func(done, total int)
+}
+
+// ImportResult is what an import did: the batch (nil fields when nothing
+// changed), how many files were new, changed and unchanged, and the files
+// it skipped with the reason.
+type ImportResult struct {
+	*wiki.Result
+	Imported  int            `json:"imported"`
+	Updated   int            `json:"updated"`
+	Unchanged int            `json:"unchanged"`
+	Skipped   []wiki.Skipped `json:"skipped,omitempty"`
+}
+
+// ErrBadFile is wrapped by a strict import's error.
+var ErrBadFile = errors.New("bad file")
+
+// importDoc is one file of the corpus on its way into the space.
+type importDoc struct {
+	corpusDoc
+	data    []byte
+	page    *content.Page
+	blob    string // the file's git blob id: the revision provenance pins
+	source  string // space path of the source page
+	summary string // space path of the summary page
+	inPlace bool   // the file is already inside the space: never rewritten
+	sum     *Summary
+}
+
+// Import migrates a directory of Markdown files into the space as one batch
+// (kind import). A file at dir/a/b.md outside the space is copied to
+// sources/a/b.md under pt's frontmatter (its own keys kept, links to other
+// imported files rewritten to resolve in the space) and summarised at
+// summaries/a/b.md; a file already inside the space stays as it is and is
+// summarised beside the others. Originals are never moved, changed or
+// deleted.
+//
+// A file whose text is unchanged since it was last imported is left alone,
+// so importing the same directory again writes nothing. Bad files (empty,
+// binary, not UTF-8, too large, malformed frontmatter, carrying a secret)
+// are skipped and listed, or with Strict fail the import before anything is
+// written.
+func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) (*ImportResult, error) {
+	if strings.TrimSpace(opts.ApprovedBy) == "" {
+		return nil, fmt.Errorf("import: %w", ErrNoApprover)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("import %s: not a directory", dir)
+	}
+	inSpace := "" // the corpus's place in the space, when it is inside it
+	if sd := s.Dir(); sd != "" {
+		if rel, err := filepath.Rel(realPath(sd), realPath(abs)); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			inSpace = filepath.ToSlash(rel)
+		}
+	}
+	res := &ImportResult{}
+	docs, err := readCorpus(abs, inSpace, s.Config().SourceLimit(), opts, res)
+	if err != nil {
+		return nil, err
+	}
+	head, err := s.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tax, err := loadTaxonomy(ctx, s, head)
+	if err != nil {
+		return nil, err
+	}
+	cds := make([]*corpusDoc, len(docs))
+	for i, d := range docs {
+		cds[i] = &d.corpusDoc
+	}
+	root := filepath.Base(abs)
+	deriveTopics(cds, tax, root)
+	summarize(ctx, s, head, docs)
+	total, base := 2*(len(docs)+len(res.Skipped)), len(docs)+2*len(res.Skipped)
+
+	b := wiki.Batch{Kind: wiki.KindImport, Title: fmt.Sprintf("import %s (%d files)", root, len(docs)),
+		ApprovedBy: opts.ApprovedBy, Author: opts.Author, When: opts.When}
+	wres, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
+		res.Imported, res.Updated, res.Unchanged = 0, 0, 0
+		for i, d := range docs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := stageDoc(ctx, tx, d, opts, res); err != nil {
+				return err
+			}
+			if opts.Progress != nil {
+				opts.Progress(base+i+1, total)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Result = wres
+	return res, nil
+}
+
+// readCorpus reads and checks every Markdown file under abs, and rewrites
+// the links of the copies. Bad files are recorded in res.Skipped (or, with
+// opts.Strict, end the import).
+func readCorpus(abs, inSpace string, limit int64, opts ImportOptions, res *ImportResult) ([]*importDoc, error) {
+	var rels []string
+	err := filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(abs, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			return nil
+		}
+		if strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			if inSpace != "" && skipInSpace(path.Join(inSpace, rel)+"/") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !e.Type().IsRegular() || !strings.EqualFold(path.Ext(rel), ".md") {
+			return nil
+		}
+		if inSpace != "" && skipInSpace(path.Join(inSpace, rel)) {
+			return nil
+		}
+		rels = append(rels, rel)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	sort.Strings(rels)
+	type outcome struct {
+		doc *importDoc
+		err error
+	}
+	outs := make([]outcome, len(rels))
+	var mu sync.Mutex
+	read := 0
+	parallel(len(rels), func(i int) {
+		outs[i].doc, outs[i].err = readDoc(abs, rels[i], inSpace, limit)
+		if opts.Progress != nil {
+			mu.Lock()
+			read++
+			opts.Progress(read, 2*len(rels))
+			mu.Unlock()
+		}
+	})
+	var docs []*importDoc
+	for i, o := range outs {
+		var bad *badFile
+		switch {
+		case errors.As(o.err, &bad):
+			if opts.Strict {
+				return nil, fmt.Errorf("import %s: %w: %w", rels[i], ErrBadFile, bad.err)
+			}
+			res.Skipped = append(res.Skipped, wiki.Skipped{Path: rels[i], Reason: bad.err.Error()})
+		case o.err != nil:
+			return nil, fmt.Errorf("import: %w", o.err)
+		default:
+			docs = append(docs, o.doc)
+		}
+	}
+	linkCorpus(docs, opts.SitePrefixes)
+	return docs, nil
+}
+
+// badFile is a file that cannot become a source, and why.
+type badFile struct{ err error }
+
+func (b *badFile) Error() string { return b.err.Error() }
+
+// readDoc reads and checks one file of the corpus.
+func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
+	d := &importDoc{corpusDoc: corpusDoc{rel: rel}, inPlace: inSpace != ""}
+	if d.inPlace {
+		d.source = path.Join(inSpace, rel)
+		d.summary = SummariesDir + strings.TrimPrefix(d.source, SourcesDir)
+	} else {
+		d.source, d.summary = SourcesDir+rel, SummariesDir+rel
+	}
+	if _, err := content.CleanPath(d.source); err != nil {
+		return nil, &badFile{err}
+	}
+	data, err := os.ReadFile(filepath.Join(abs, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	pg, err := checkText(rel, data, limit)
+	if err != nil {
+		return nil, &badFile{unwrapIngest(rel, err)}
+	}
+	d.data, d.page, d.blob, d.body = data, pg, wiki.BlobID(data), pg.Body
+	d.title = oneLine(pg.Meta.Title)
+	if d.title == "" {
+		d.title = content.TitleFromPath(rel)
+	}
+	d.topics = cleanTopics(pg.Meta.Topics)
+	return d, nil
+}
+
+// unwrapIngest drops the "ingest " prefix of checkText's errors: the
+// skipped list already says which file.
+func unwrapIngest(rel string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "ingest ")
+	msg = strings.TrimPrefix(strings.TrimPrefix(msg, rel), ":")
+	if n, rest, ok := strings.Cut(msg, ":"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+		msg = "line " + n + ":" + rest
+	}
+	return errors.New(strings.TrimSpace(msg))
+}
+
+// skipInSpace reports whether a path inside the space is pt's own (hub,
+// spokes, log, summaries, config) and so never imported as a source.
+func skipInSpace(p string) bool {
+	return wiki.IsIndexPage(p) || wiki.IsIndexPage(strings.TrimSuffix(p, "/")) || strings.HasPrefix(p, SummariesDir) || p == "topics/" || p == "log/"
+}
+
+// linkCorpus finds the links between the corpus's files (for topics from
+// the link graph) and rewrites them in the copies so that they resolve in
+// the space.
+func linkCorpus(docs []*importDoc, prefixes []string) {
+	rels := make([]string, len(docs))
+	where := make(map[string]string, len(docs))
+	for i, d := range docs {
+		rels[i] = d.rel
+		where[d.rel] = d.source
+	}
+	ix := newCorpusIndex(rels, prefixes)
+	dest := func(rel string) string { return where[rel] }
+	for _, d := range docs {
+		s := content.Analyze(d.page.Body)
+		for _, l := range s.Links {
+			to, _, ok := ix.resolve(d.rel, l)
+			if !ok {
+				continue
+			}
+			heading := ""
+			for _, h := range s.Headings {
+				if h.Line > l.Line {
+					break
+				}
+				if h.Level >= 2 && h.Level <= 3 {
+					heading = h.Text
+				}
+			}
+			d.links = append(d.links, docLink{to: to, heading: heading})
+		}
+		if !d.inPlace {
+			d.page.Body = rewriteLinks(d.page.Body, d.rel, ix, dest)
+		}
+	}
+}
+
+// docState is what the space already holds of a file.
+type docState struct {
+	unchanged bool      // this very revision is imported: nothing to do
+	existed   bool      // an earlier revision is: update it in place
+	created   time.Time // of the existing pages
+	topics    []string  // of the existing pages, kept on update
+}
+
+type pageReader func(ctx context.Context, p string) (*wiki.PageAt, error)
+
+// stateOf looks a file up in the space: copies by the origin recorded on
+// their source page, files in place by the revision their summary pins.
+func stateOf(ctx context.Context, read pageReader, d *importDoc) docState {
+	var st docState
+	var pa *wiki.PageAt
+	var err error
+	if d.inPlace {
+		if pa, err = read(ctx, d.summary); err != nil {
+			return st
+		}
+		if df := pa.Page.Meta.Provenance.DerivedFrom; len(df) == 1 && df[0].Path == d.source && df[0].Revision == d.blob {
+			st.unchanged = true
+		}
+	} else {
+		if pa, err = read(ctx, d.source); err != nil {
+			return st
+		}
+		st.unchanged = pa.Page.Meta.Provenance.Origin == d.rel+"@"+d.blob
+	}
+	st.existed, st.created, st.topics = true, pa.Page.Meta.Created, pa.Page.Meta.Topics
+	return st
+}
+
+// summarize extracts the summaries of the files that will be written, in
+// parallel, before the batch takes the write lock.
+func summarize(ctx context.Context, s *wiki.Space, head wiki.Rev, docs []*importDoc) {
+	read := func(ctx context.Context, p string) (*wiki.PageAt, error) { return s.ReadPage(ctx, head, p) }
+	parallel(len(docs), func(i int) {
+		d := docs[i]
+		if head == "" || !stateOf(ctx, read, d).unchanged {
+			sum := Summarize(d.title, d.page.Body, SummaryOptions{})
+			d.sum = &sum
+		}
+	})
+}
+
+// stageDoc stages one file's source and summary, unless the space already
+// holds this very revision of it.
+func stageDoc(ctx context.Context, tx *wiki.Tx, d *importDoc, opts ImportOptions, res *ImportResult) error {
+	st := stateOf(ctx, tx.ReadPage, d)
+	if st.unchanged {
+		res.Unchanged++
+		return nil
+	}
+	topics := d.topics
+	if st.existed && len(st.topics) > 0 && len(cleanTopics(d.page.Meta.Topics)) == 0 {
+		topics = st.topics // keep what the space decided the first time
+	}
+	if st.existed {
+		res.Updated++
+	} else {
+		res.Imported++
+	}
+	author := content.Author{Kind: opts.Author.Kind, Name: opts.Author.Name}
+	if author.Kind == "" {
+		author.Kind = content.AuthorAgent
+	}
+	if d.sum == nil {
+		sum := Summarize(d.title, d.page.Body, SummaryOptions{})
+		d.sum = &sum
+	}
+	line := d.sum.Line
+	if line == "" {
+		line = d.title
+	}
+	rev := d.blob
+	if d.inPlace {
+		if _, err := tx.PutFile(ctx, d.source, d.data, wiki.RoleSource); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		rev, err = putSource(ctx, tx, d.source, d.page, sourceMeta{
+			title: d.title, kind: SourceDoc, topics: topics, summary: line, author: author,
+			approvedBy: opts.ApprovedBy, origin: d.rel + "@" + d.blob, created: st.created,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return putSummary(ctx, tx, d.summary, summaryInput{
+		title: d.title, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: rev,
+		summary: *d.sum, approvedBy: opts.ApprovedBy, created: st.created,
+	})
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}

@@ -1,0 +1,106 @@
+package ingest
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// sourceMeta is what pt records on a source page besides the source's own
+// frontmatter keys.
+type sourceMeta struct {
+	title, kind, summary, approvedBy, origin string
+	topics                                   []string
+	author                                   content.Author
+	created                                  time.Time // zero: the batch time (a new page)
+}
+
+// putSource stages a source page: the source verbatim under pt's
+// frontmatter (its own unknown keys kept), and returns its blob id, which
+// the summary pins.
+func putSource(ctx context.Context, tx *wiki.Tx, p string, pg *content.Page, m sourceMeta) (string, error) {
+	b := tx.Batch()
+	meta := pg.Meta
+	meta.Title = m.title
+	meta.Kind = content.KindSource
+	meta.SourceKind = m.kind
+	meta.Topics = m.topics
+	meta.Summary = m.summary
+	meta.Author = m.author
+	meta.Provenance = content.Provenance{Batch: b.ID, ApprovedBy: m.approvedBy, Origin: m.origin}
+	meta.Created = m.created
+	if meta.Created.IsZero() {
+		meta.Created = b.When
+	}
+	meta.Updated = b.When
+	pg.Meta = meta
+	data, err := pg.Bytes()
+	if err != nil {
+		return "", err
+	}
+	return tx.PutFile(ctx, p, data, wiki.RoleSource)
+}
+
+// summaryInput is what a summary page is built from.
+type summaryInput struct {
+	title, kind, line, source, revision, approvedBy string
+	topics                                          []string
+	summary                                         Summary
+	created                                         time.Time
+}
+
+// putSummary stages the source_summary of a source: derived_from pinned to
+// the source's blob, a link to the source, the extractive summary.
+func putSummary(ctx context.Context, tx *wiki.Tx, p string, in summaryInput) error {
+	b := tx.Batch()
+	var body strings.Builder
+	body.WriteString("# " + in.title + "\n\n")
+	body.WriteString("Summary of the " + kindLabel(in.kind) + " [" + escapeText(in.title) + "](" + linkDest(content.RelLink(p, in.source)) + ").\n\n")
+	if in.line != "" {
+		body.WriteString(in.line + "\n\n")
+	}
+	body.WriteString(in.summary.Markdown())
+	created := in.created
+	if created.IsZero() {
+		created = b.When
+	}
+	pg := content.NewPage(content.Meta{
+		Title:   in.title,
+		Kind:    content.KindSummary,
+		Topics:  in.topics,
+		Summary: in.line,
+		Author:  summarizer,
+		Provenance: content.Provenance{Batch: b.ID, ApprovedBy: in.approvedBy,
+			DerivedFrom: []content.Ref{{Path: in.source, Revision: in.revision}}},
+		Created: created,
+		Updated: b.When,
+	}, []byte(strings.TrimRight(body.String(), "\n")+"\n"))
+	_, err := tx.Put(ctx, p, pg, wiki.RoleSummary)
+	return err
+}
+
+func kindLabel(k string) string {
+	switch k {
+	case "", SourceOther:
+		return "source"
+	case SourceDoc:
+		return "document"
+	case SourceChat:
+		return "chat"
+	default:
+		return strings.ReplaceAll(k, "-", " ")
+	}
+}
+
+// escapeText keeps a title from closing a link's text early.
+func escapeText(s string) string {
+	return strings.NewReplacer("[", `\[`, "]", `\]`, "\n", " ").Replace(s)
+}
+
+// linkDest escapes what would end a Markdown link destination early.
+func linkDest(p string) string {
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(p)
+}

@@ -1,0 +1,99 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// Source kinds, as written in a source page's source_kind key.
+const (
+	SourceMeetingNotes = "meeting-notes"
+	SourceDecision     = "decision"
+	SourcePostmortem   = "postmortem"
+	SourceDoc          = "doc"
+	SourceChat         = "chat"
+	SourceOther        = "other"
+)
+
+// SourceKinds lists the accepted source kinds, for flag help and errors.
+var SourceKinds = []string{SourceMeetingNotes, SourceDecision, SourcePostmortem, SourceDoc, SourceChat, SourceOther}
+
+// Source is one piece of knowledge to ingest: its text and what the caller
+// knows about it. Only Body, ApprovedBy and a title (Title, or a title in
+// the body's own frontmatter) are required.
+type Source struct {
+	Title string
+	// Body is the source verbatim. It may start with its own YAML
+	// frontmatter, whose keys are kept on the source page.
+	Body []byte
+	// Kind is one of SourceKinds; "" means other.
+	Kind string
+	// Summary is the caller's one-line summary; it wins over the extracted one.
+	Summary string
+	// Topics are the caller's topics; when empty they are assigned from the
+	// space's taxonomy.
+	Topics []string
+	// Related are page paths that get a link back to the new summary
+	// (fan-out). Each must exist; human-owned ones are left alone.
+	Related []string
+	// ApprovedBy is the person who approved the ingest (mandatory).
+	ApprovedBy string
+	// Author is who ingests: kind human for the CLI, agent for MCP.
+	Author wiki.Author
+	// When is the batch and page time; zero means now.
+	When time.Time
+	// Slug names sources/<slug>.md and summaries/<slug>.md; "" means the
+	// slug of the title.
+	Slug string
+}
+
+// Errors callers branch on; each is wrapped with the page path and, where
+// it has one, the line.
+var (
+	ErrNoApprover = errors.New("approved_by is required: name the person who approved this ingest")
+	ErrNoTitle    = errors.New("a title is required")
+	ErrEmpty      = errors.New("empty source")
+	ErrTooLarge   = errors.New("source too large")
+	ErrBadKind    = errors.New("unknown source kind")
+	ErrRelated    = errors.New("related page")
+)
+
+// checkKind returns the canonical source kind.
+func checkKind(k string) (string, error) {
+	k = strings.TrimSpace(strings.ToLower(k))
+	if k == "" {
+		return SourceOther, nil
+	}
+	if !slices.Contains(SourceKinds, k) {
+		return "", fmt.Errorf("%w %q (one of %s)", ErrBadKind, k, strings.Join(SourceKinds, ", "))
+	}
+	return k, nil
+}
+
+// checkText is the gate every source passes before anything is written: the
+// size limit, then binary and UTF-8 and frontmatter (content.Parse), then
+// emptiness, then secrets. It returns the parsed page. name is the path
+// used in errors.
+func checkText(name string, data []byte, limit int64) (*content.Page, error) {
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("ingest %s: %w: %d bytes, limit %d (kb.yaml max_source_bytes)", name, ErrTooLarge, len(data), limit)
+	}
+	pg, err := content.Parse(name, data)
+	if err != nil {
+		return nil, fmt.Errorf("ingest %w", err)
+	}
+	if len(bytes.TrimSpace(pg.Body)) == 0 {
+		return nil, fmt.Errorf("ingest %s: %w (no text after the frontmatter)", name, ErrEmpty)
+	}
+	if err := CheckSecrets(name, data); err != nil {
+		return nil, err
+	}
+	return pg, nil
+}

@@ -1,0 +1,53 @@
+package lint
+
+import (
+	"path"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// orphans reports the pages nothing leads to: no other page links to them
+// (spokes list their members with links, so a listed page is linked) and
+// no page names them in its provenance (a source is reached from its
+// summary). The hub, the spokes and the log are entry points, never
+// orphans; nor are pages already out of circulation (stale, retracted,
+// expired), which the spokes drop on purpose, nor unreadable pages, which
+// get invalid_frontmatter instead.
+func (snap *snapshot) orphans(add func(check, path string, line int, target, msg string)) {
+	linked := make(map[string]bool, len(snap.pages))
+	for _, p := range snap.pages {
+		for _, l := range p.st.Links {
+			if l.External || l.Absolute {
+				continue
+			}
+			if t, _, ok := snap.resolve(p, l); ok && t != nil && t != p {
+				linked[t.path] = true
+			}
+		}
+		if p.pg == nil {
+			continue
+		}
+		for _, refs := range [][]content.Ref{p.pg.Meta.Provenance.DerivedFrom, p.pg.Meta.Provenance.Citations} {
+			for _, r := range refs {
+				if r.Path != "" && path.Clean(r.Path) != p.path {
+					linked[path.Clean(r.Path)] = true
+				}
+			}
+		}
+	}
+	for _, p := range snap.pages {
+		if linked[p.path] || p.pg == nil || wiki.IsIndexPage(p.path) {
+			continue
+		}
+		switch p.pg.Meta.Kind {
+		case content.KindHub, content.KindTopic, content.KindLog:
+			continue
+		}
+		switch p.pg.Meta.Status {
+		case content.StatusStale, content.StatusRetracted, content.StatusExpired:
+			continue
+		}
+		add(CheckOrphan, p.path, 0, "", "no page links to this page and no spoke lists it")
+	}
+}

@@ -1,0 +1,74 @@
+package lint
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/ptwiki/pt/content"
+)
+
+// drift reports the provenance pins of p that no longer hold: the file a
+// derived_from or citations entry names is gone, or its blob at this
+// revision is not the one pinned. It returns whether a derived_from pin
+// drifted, which may make the page stale.
+func (snap *snapshot) drift(p *page, add func(check, path string, line int, target, msg string)) (derivedDrift bool) {
+	prov := p.pg.Meta.Provenance
+	for _, group := range []struct {
+		key  string
+		refs []content.Ref
+	}{{"derived_from", prov.DerivedFrom}, {"citations", prov.Citations}} {
+		for _, r := range group.refs {
+			if r.Path == "" || r.Revision == "" {
+				continue
+			}
+			rp := path.Clean(r.Path)
+			line := frontmatterLine(p.raw, func(l string) bool { return strings.Contains(l, r.Path) })
+			blob, ok := snap.files[rp]
+			switch {
+			case !ok:
+				add(CheckDrift, p.path, line, rp, fmt.Sprintf("%s %s: the file is gone (pinned at %s)", group.key, rp, shortRev(r.Revision)))
+			case !sameRevision(blob, r.Revision):
+				add(CheckDrift, p.path, line, rp, fmt.Sprintf("%s %s: pinned at %s, the file is now %s", group.key, rp, shortRev(r.Revision), shortRev(blob)))
+			default:
+				continue
+			}
+			if group.key == "derived_from" {
+				derivedDrift = true
+			}
+		}
+	}
+	return derivedDrift
+}
+
+// sameRevision accepts a pin abbreviated as git abbreviates (7+ hex digits).
+func sameRevision(blob, pin string) bool {
+	pin = strings.ToLower(strings.TrimSpace(pin))
+	return blob == pin || (len(pin) >= 7 && strings.HasPrefix(blob, pin))
+}
+
+func shortRev(r string) string {
+	if len(r) > 12 {
+		return r[:12]
+	}
+	return r
+}
+
+// frontmatterLine returns the first line of the frontmatter that match
+// accepts (1-based, in the whole file), or 1, where the frontmatter starts.
+func frontmatterLine(raw []byte, match func(string) bool) int {
+	lines := strings.Split(string(raw), "\n")
+	if len(lines) == 0 || strings.TrimRight(lines[0], " \t\r") != "---" {
+		return 1
+	}
+	for i := 1; i < len(lines); i++ {
+		t := strings.TrimRight(lines[i], " \t\r")
+		if t == "---" || t == "..." {
+			break
+		}
+		if match(lines[i]) {
+			return i + 1
+		}
+	}
+	return 1
+}

@@ -1,0 +1,212 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// Options configures a lint run. The zero value lints HEAD now, commits the
+// findings as the author "pt" and keeps resolved rows DefaultRetention.
+type Options struct {
+	Now       time.Time     // the clock: expiry and first/last seen; zero means time.Now()
+	DryRun    bool          // check and compare, but write nothing (CI, read-only checkouts)
+	Author    wiki.Author   // who the lint batch is by; zero means "pt"
+	Retention time.Duration // how long resolved rows are kept; zero means DefaultRetention
+}
+
+// Report is what a lint run saw and did: the --json output of pt lint.
+type Report struct {
+	Space    string    `json:"space"`    // the space's directory relative to the repository root, "" at the root
+	Name     string    `json:"name"`     // kb.yaml name
+	Commit   string    `json:"commit"`   // the revision that was linted
+	Findings []Finding `json:"findings"` // every row: open, and resolved within the retention
+	Change   Change    `json:"change"`
+	// MarkedStale lists the agent-owned pages whose derived_from drifted and
+	// that the lint batch marked status: stale (on a dry run: would mark).
+	MarkedStale []string     `json:"marked_stale,omitempty"`
+	Batch       *wiki.Result `json:"batch,omitempty"` // the lint batch; nil on a dry run or when nothing changed
+	DryRun      bool         `json:"dry_run,omitempty"`
+}
+
+// Open returns the open findings.
+func (r *Report) Open() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Open() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Run lints the space at HEAD and, unless DryRun, commits the result as one
+// lint batch: findings.json with the lifecycle carried forward from the
+// rows committed at HEAD, the agent-owned pages whose sources drifted
+// marked stale (kb.yaml lint.stale_on_drift, on by default), and a log
+// entry. A run that changes nothing but last_seen within a day makes no
+// commit. Lint never deletes a page nor touches a page's body.
+func Run(ctx context.Context, s *wiki.Space, opts Options) (*Report, error) {
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	now = now.UTC().Truncate(time.Second)
+	head, err := s.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planRun(ctx, s, head, now, opts.Retention)
+	if err != nil {
+		return nil, err
+	}
+	if opts.DryRun {
+		plan.report.DryRun = true
+		return plan.report, nil
+	}
+	b := wiki.Batch{Kind: wiki.KindLint, Title: plan.title(), Body: plan.body(), Author: opts.Author, When: now}
+	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
+		if tx.Head() != head {
+			// Another batch landed first: lint what is there now.
+			p, err := planRun(ctx, s, tx.Head(), now, opts.Retention)
+			if err != nil {
+				return err
+			}
+			plan, head = p, tx.Head()
+		}
+		return plan.stage(ctx, tx)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lint: %w", err)
+	}
+	if !res.Unchanged {
+		plan.report.Batch = res
+	}
+	return plan.report, nil
+}
+
+// plan is a run's outcome computed at one head, ready to be staged.
+type plan struct {
+	report *Report
+	now    time.Time
+	pages  []*page // to mark stale
+	data   []byte  // findings.json to write; nil when it stays as it is
+}
+
+func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, retention time.Duration) (*plan, error) {
+	rep := &Report{Space: strings.TrimSuffix(s.Prefix(), "/"), Name: s.Config().Name, Commit: string(head), Findings: []Finding{}}
+	if head == "" {
+		return &plan{report: rep, now: now}, nil
+	}
+	snap, err := load(ctx, s, head)
+	if err != nil {
+		return nil, err
+	}
+	r := snap.check(now)
+	prev, err := Findings(ctx, s, head)
+	if err != nil {
+		return nil, fmt.Errorf("lint: %w (fix or delete the file; lint rewrites it)", err)
+	}
+	p := &plan{report: rep, now: now}
+	if s.Config().StaleOnDrift() {
+		for _, path := range r.derivedDrift {
+			pg := snap.byPath[path]
+			m := pg.pg.Meta
+			if m.Author.Kind != content.AuthorAgent || (m.Status != "" && m.Status != content.StatusActive) {
+				continue // a person's page gets findings only
+			}
+			pg.pg.Meta.Status = content.StatusStale // frontmatter only: Page keeps the body byte for byte
+			data, err := pg.pg.Bytes()
+			if err != nil {
+				return nil, fmt.Errorf("lint %s: %w", path, err)
+			}
+			p.pages = append(p.pages, pg)
+			rep.MarkedStale = append(rep.MarkedStale, path)
+			// Check the space as the batch leaves it, so that what marking
+			// stale changes (a citation of this page now drifts) is found
+			// by this run, not by the next.
+			snap.files[path] = wiki.BlobID(data)
+			pg.parse(data)
+		}
+		if len(p.pages) > 0 {
+			r = snap.check(now)
+		}
+	}
+	merged, ch := Merge(prev, r.findings, now, retention)
+	rep.Findings, rep.Change = merged, ch
+	old, _, err := s.ReadFile(ctx, head, FindingsPath)
+	if err != nil && !errors.Is(err, wiki.ErrNotFound) {
+		return nil, err
+	}
+	if data := encodeFindings(merged); string(data) != string(old) && (old != nil || len(merged) > 0) {
+		p.data = data
+	}
+	return p, nil
+}
+
+// stage writes the plan into the lint batch.
+func (p *plan) stage(ctx context.Context, tx *wiki.Tx) error {
+	for _, pg := range p.pages {
+		if _, err := tx.Put(ctx, pg.path, pg.pg, wiki.RolePage); err != nil {
+			return err
+		}
+	}
+	if p.data != nil {
+		if _, err := tx.PutFile(ctx, FindingsPath, p.data, wiki.RoleFindings); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *plan) title() string {
+	open := len(p.report.Open())
+	ch := p.report.Change
+	t := fmt.Sprintf("%d open finding%s (%d new, %d resolved)", open, plural(open), ch.Opened, ch.Resolved)
+	if n := len(p.report.MarkedStale); n > 0 {
+		t += fmt.Sprintf(", %d page%s marked stale", n, plural(n))
+	}
+	return t
+}
+
+// body lists what changed, bounded so that a first run over a large
+// corpus does not write a commit message of thousands of lines.
+func (p *plan) body() string {
+	const maxLines = 50
+	var lines []string
+	for _, f := range p.report.Findings {
+		switch {
+		case f.Open() && f.FirstSeen.Equal(p.now):
+			lines = append(lines, fmt.Sprintf("new: %s %s: %s", f.Check, location(f), f.Message))
+		case !f.Open() && f.ResolvedAt.Equal(p.now):
+			lines = append(lines, fmt.Sprintf("resolved: %s %s", f.Check, location(f)))
+		}
+	}
+	for _, path := range p.report.MarkedStale {
+		lines = append(lines, "stale: "+path+" (derived_from drifted)")
+	}
+	if len(lines) > maxLines {
+		n := len(lines) - maxLines
+		lines = append(lines[:maxLines], fmt.Sprintf("... and %d more", n))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func location(f Finding) string {
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d", f.Path, f.Line)
+	}
+	return f.Path
+}

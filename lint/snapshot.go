@@ -1,0 +1,153 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// page is one Markdown file of the space, read and parsed once per run.
+type page struct {
+	path    string
+	blob    string
+	raw     []byte
+	pg      *content.Page       // nil when the frontmatter is invalid
+	err     *content.ParseError // why pg is nil
+	st      *content.Structure
+	anchors map[string]bool // lower-cased heading anchors and HTML ids
+}
+
+// snapshot is a space at one revision, indexed for the checks: every
+// check resolves links with map lookups, never by rescanning pages.
+type snapshot struct {
+	files  map[string]string // every file of the space: path → blob
+	dirs   map[string]bool   // every directory that holds a file
+	pages  []*page           // the .md files, sorted by path
+	byPath map[string]*page
+	byWiki map[string][]*page // content.WikiKey of file names and titles
+}
+
+// load reads and parses every page of s at rev. Reading is serialized by
+// the repository; parsing is spread over the machine's cores.
+func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
+	es, err := s.List(ctx, rev, "")
+	if err != nil {
+		return nil, err
+	}
+	snap := &snapshot{files: make(map[string]string, len(es)), dirs: map[string]bool{}, byPath: map[string]*page{}, byWiki: map[string][]*page{}}
+	for _, e := range es {
+		snap.files[e.Path] = e.Blob
+		for d := path.Dir(e.Path); d != "." && !snap.dirs[d]; d = path.Dir(d) {
+			snap.dirs[d] = true
+		}
+		if isPage(e.Path) {
+			snap.pages = append(snap.pages, &page{path: e.Path, blob: e.Blob})
+		}
+	}
+	if err := parseAll(ctx, s, snap.pages); err != nil {
+		return nil, err
+	}
+	for _, p := range snap.pages {
+		snap.byPath[p.path] = p
+		keys := []string{
+			content.WikiKey(path.Base(p.path)),
+			content.WikiKey(p.path),
+			content.WikiKey(content.TitleFromPath(p.path)),
+		}
+		if p.pg != nil && p.pg.Meta.Title != "" {
+			keys = append(keys, content.WikiKey(p.pg.Meta.Title))
+		}
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if !seen[k] {
+				seen[k] = true
+				snap.byWiki[k] = append(snap.byWiki[k], p)
+			}
+		}
+	}
+	return snap, nil
+}
+
+// isPage reports whether lint looks at a file: Markdown, not hidden.
+func isPage(p string) bool {
+	return strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.")
+}
+
+// parseAll reads every page, then parses them on all cores. Reads go one
+// by one: the repository serializes them anyway, and a reader that waits
+// for the lock only slows the parsers down.
+func parseAll(ctx context.Context, s *wiki.Space, pages []*page) error {
+	for _, p := range pages {
+		data, err := s.ReadBlob(ctx, p.blob)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.path, err)
+		}
+		p.raw = data
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(pages)/64))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(pages) || ctx.Err() != nil {
+					return
+				}
+				pages[i].parse(pages[i].raw)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// htmlIDRe finds the explicit anchors a page declares in HTML
+// (<a name="x">, <span id="x">), which hosts honour like heading anchors.
+var htmlIDRe = regexp.MustCompile(`<[a-zA-Z][^>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']`)
+
+// headingIDRe finds explicit heading ids ("## Names {#names}"), which
+// Hugo, kramdown and Pandoc turn into the heading's anchor.
+var headingIDRe = regexp.MustCompile(`\{#([^}\s]+)[^}]*\}\s*$`)
+
+func (p *page) parse(data []byte) {
+	p.raw = data
+	pg, err := content.Parse(p.path, data)
+	if err != nil {
+		var pe *content.ParseError
+		if !errors.As(err, &pe) {
+			pe = &content.ParseError{Path: p.path, Err: err}
+		}
+		p.err = pe
+		if errors.Is(err, content.ErrBinary) || errors.Is(err, content.ErrInvalidUTF8) || errors.Is(err, content.ErrTooLarge) {
+			p.st = &content.Structure{}
+			return
+		}
+	}
+	p.pg = pg
+	p.st = content.Analyze(data)
+	p.anchors = make(map[string]bool, len(p.st.Headings))
+	for _, h := range p.st.Headings {
+		p.anchors[strings.ToLower(h.Anchor)] = true
+		if m := headingIDRe.FindStringSubmatch(h.Text); m != nil {
+			p.anchors[strings.ToLower(m[1])] = true
+		}
+	}
+	if bytes.Contains(data, []byte("id=")) || bytes.Contains(data, []byte("name=")) {
+		for _, m := range htmlIDRe.FindAllSubmatch(data, -1) {
+			p.anchors[strings.ToLower(string(m[1]))] = true
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package retrieve
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// corporaDir holds the evaluation corpora; PT_CORPORA overrides it.
+func corporaDir() string {
+	if d := os.Getenv("PT_CORPORA"); d != "" {
+		return d
+	}
+	return "/work/shared/corpora"
+}
+
+// TestCorpusEval evaluates retrieval on the shared corpora. It takes tens of
+// seconds, so it runs only with PT_EVAL=1; `pt eval` is the reproducible
+// path (docs/retrieval.md).
+func TestCorpusEval(t *testing.T) {
+	if os.Getenv("PT_EVAL") == "" {
+		t.Skip("set PT_EVAL=1 to evaluate on the corpora")
+	}
+	for _, c := range []struct{ corpus, dev, own string }{
+		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl"},
+		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl"},
+	} {
+		t.Run(c.corpus, func(t *testing.T) {
+			dir := filepath.Join(corporaDir(), c.corpus)
+			if _, err := os.Stat(dir); err != nil {
+				t.Skip(err)
+			}
+			s := corpusSpace(t, dir)
+			for _, qf := range []string{filepath.Join(corporaDir(), c.dev), c.own} {
+				f, err := os.Open(qf)
+				if err != nil {
+					t.Log(err)
+					continue
+				}
+				qs, err := ReadQuestions(f)
+				f.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := Eval(context.Background(), s, qs, EvalOptions{Now: testWhen})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s (%d questions)", filepath.Base(qf), len(qs))
+				for _, f := range rep.Systems {
+					b, _ := json.Marshal(f)
+					t.Logf("  %s", b)
+				}
+				if os.Getenv("PT_EVAL_VERBOSE") != "" {
+					for _, r := range rep.Results {
+						b, _ := json.Marshal(r)
+						t.Logf("  %s", b)
+					}
+				}
+			}
+		})
+	}
+}

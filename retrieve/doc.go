@@ -1,0 +1,16 @@
+// Package retrieve answers questions from a space, index first (DESIGN.md §6):
+// it reads the hub, picks the topics whose spokes match the question, reads
+// their member pages' sections, and fuses that navigation with a full-text
+// channel over every section; then it packs the best sections into a bounded
+// context, each excerpt cited with its page path and blob revision, and says
+// honestly when the space does not hold the answer.
+//
+// It owns the derived full-text index (through retrieve/internal/index, the
+// only importer of bluge), kept under the space's state directory and brought
+// up to date from git on every query, and the evaluation harness (Eval) that
+// measures retrieval against questions with known answers and against two
+// baselines.
+//
+// It imports content, wiki and lint, and nothing above them (ingest, mcp,
+// cmd): ingest and the MCP server call Query.
+package retrieve

@@ -1,0 +1,78 @@
+package retrieve
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+var testWhen = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+
+// newSpace makes an empty space in a temporary directory.
+func newSpace(t testing.TB) *wiki.Space {
+	t.Helper()
+	s, _, err := wiki.Init(context.Background(), t.TempDir(), wiki.InitOptions{Name: "test", When: testWhen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		CloseIndexes()
+		s.Close()
+	})
+	return s
+}
+
+// put writes files (path → content) as one batch.
+func put(t testing.TB, s *wiki.Space, files map[string]string) {
+	t.Helper()
+	_, err := s.Apply(context.Background(), wiki.Batch{Kind: "ingest", Title: "test pages", ApprovedBy: "dana", When: testWhen},
+		func(ctx context.Context, tx *wiki.Tx) error {
+			for p, c := range files {
+				if _, err := tx.PutFile(ctx, p, []byte(c), wiki.RolePage); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// page renders a page with frontmatter.
+func page(m content.Meta, body string) string {
+	return string(content.NewPage(m, []byte(body)).MustBytes())
+}
+
+// corpusSpace copies every Markdown file of a corpus directory into sources/
+// of a fresh space in one batch (as an import without summaries or topics
+// would), for evaluations.
+func corpusSpace(t testing.TB, dir string) *wiki.Space {
+	t.Helper()
+	s := newSpace(t)
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files["sources/"+filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, files)
+	return s
+}

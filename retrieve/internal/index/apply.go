@@ -1,0 +1,101 @@
+package index
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blugelabs/bluge"
+	blugeindex "github.com/blugelabs/bluge/index"
+)
+
+// Doc is one unit of retrieval as the caller flattened it: a whole page, one
+// section of a page, or a topic spoke. The index never looks inside a page; it
+// stores what it is given and returns it with hits.
+type Doc struct {
+	ID       string   // unique key: "pages/x.md" for a whole page, "pages/x.md#anchor" for a section
+	Path     string   // the page path; every Doc of a path is replaced or deleted together
+	Type     string   // "page" | "section" | "spoke": what kind of unit
+	PageKind string   // source, source_summary, page, synthesis, topic, ...
+	Title    string   // searched with the "title" boost
+	Heading  string   // section heading path, e.g. "Install > Linux"; searched
+	Anchor   string   // stored only
+	Topics   []string // searched
+	Summary  string   // searched
+	Body     string   // searched
+	Revision string   // git blob id the Doc was read at, stored for citations
+	Status   string   // active, stale, ...; filtered by Query.ExcludeStatus
+	Family   string   // near-duplicate family key chosen by the caller (may be empty)
+	Inlinks  int      // authority signal chosen by the caller, stored only
+	Ord      int      // section order within the page, stored only
+}
+
+// pathTerm selects every document of a page path, for deletes.
+type pathTerm string
+
+func (p pathTerm) Field() string { return fieldPath }
+func (p pathTerm) Term() []byte  { return []byte(p) }
+
+// Apply brings the index to commit in one atomic, durable bluge batch: every
+// Doc of each path in deletePaths and of each path that appears in upsert is
+// deleted, upsert is inserted, and commit is recorded. After a crash the index
+// holds either all of it or none of it, with the matching commit.
+//
+// Its cost depends on the size of the change, not of the index. ctx is checked
+// before the batch starts; a batch in progress is not interrupted.
+func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deletePaths []string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("apply %s to index: %w", commit, err)
+	}
+	b, err := buildBatch(commit, upsert, deletePaths)
+	if err != nil {
+		return fmt.Errorf("apply %s to index: %w", commit, err)
+	}
+
+	ix.applyMu.Lock()
+	defer ix.applyMu.Unlock()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return fmt.Errorf("apply %s to index: %w", commit, ErrClosed)
+	}
+	if err := ix.w.Batch(b); err != nil {
+		return fmt.Errorf("apply %s to index: %w", commit, err)
+	}
+	ix.setCommit(commit)
+	return nil
+}
+
+func buildBatch(commit string, upsert []Doc, deletePaths []string) (*blugeindex.Batch, error) {
+	b := bluge.NewBatch()
+	deleted := map[string]bool{}
+	deletePath := func(p string) {
+		if !deleted[p] {
+			deleted[p] = true
+			b.Delete(pathTerm(p))
+		}
+	}
+	for _, p := range deletePaths {
+		if p == "" || p == metaPath {
+			return nil, fmt.Errorf("delete %q: invalid path", p)
+		}
+		deletePath(p)
+	}
+	ids := make(map[string]bool, len(upsert))
+	for _, d := range upsert {
+		switch {
+		case d.ID == "" || d.ID == metaID:
+			return nil, fmt.Errorf("doc %q of %s: invalid id", d.ID, d.Path)
+		case d.Path == "" || d.Path == metaPath:
+			return nil, fmt.Errorf("doc %s: invalid path %q", d.ID, d.Path)
+		case ids[d.ID]:
+			return nil, fmt.Errorf("doc %s: duplicate id in one apply", d.ID)
+		}
+		ids[d.ID] = true
+		deletePath(d.Path)
+		// Update also deletes by id, so that an id that moved to another path
+		// stays unique.
+		b.Update(bluge.Identifier(d.ID), blugeDoc(d))
+	}
+	b.Update(bluge.Identifier(metaID), metaDoc(commit))
+	return b, nil
+}

@@ -1,0 +1,198 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCommitSurvivesReopen(t *testing.T) {
+	dir := t.TempDir()
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(t, ix, "c1", storagePage("blob1", ""))
+	apply(t, ix, "c2", []Doc{{ID: "pages/a.md", Path: "pages/a.md", Type: "page", Title: "Alpha"}})
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ix, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if got := ix.Commit(); got != "c2" {
+		t.Fatalf("Commit after reopen = %q, want c2", got)
+	}
+	if n := count(t, ix); n != 4 {
+		t.Fatalf("Count after reopen = %d, want 4", n)
+	}
+
+	// An Apply after reopen touches only its paths.
+	apply(t, ix, "c3", []Doc{{ID: "pages/a.md", Path: "pages/a.md", Type: "page", Title: "Alpha two"}}, "pages/storage.md")
+	if n := count(t, ix); n != 1 {
+		t.Fatalf("Count = %d, want 1", n)
+	}
+	hits := hitsFor(t, ix, Query{Text: "alpha"})
+	if len(hits) != 1 || hits[0].Title != "Alpha two" {
+		t.Fatalf("hits = %+v", hits)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.Commit(); got != "c3" {
+		t.Errorf("Commit after second reopen = %q, want c3", got)
+	}
+}
+
+func TestBusyInProcess(t *testing.T) {
+	dir := t.TempDir()
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = Open(dir)
+	if !errors.Is(err, ErrBusy) {
+		t.Fatalf("second Open: %v, want ErrBusy", err)
+	}
+	// The same directory by another name is the same index.
+	if _, err := Open(filepath.Join(dir, ".", "")); !errors.Is(err, ErrBusy) {
+		t.Fatalf("Open via other name: %v, want ErrBusy", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("ErrBusy took %v", d)
+	}
+	ix.Close()
+	ix, err = Open(dir)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	ix.Close()
+}
+
+// helperEnv names the directory a re-executed test binary opens; see TestMain.
+const helperEnv = "PT_INDEX_TEST_HELPER_DIR"
+
+// helperOpen runs in the child process: it opens the index and reports, on
+// stdout, "busy", "ok" or the error, with how long Open took.
+func helperOpen(dir string) {
+	start := time.Now()
+	ix, err := Open(dir)
+	took := time.Since(start)
+	switch {
+	case errors.Is(err, ErrBusy):
+		fmt.Printf("busy %d\n", took.Milliseconds())
+	case err != nil:
+		fmt.Printf("error %v\n", err)
+	default:
+		fmt.Printf("ok %d %s\n", took.Milliseconds(), ix.Commit())
+		ix.Close()
+	}
+}
+
+func openInChild(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("helper process: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestBusyAcrossProcesses(t *testing.T) {
+	dir := t.TempDir()
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(t, ix, "c1", storagePage("blob1", ""))
+
+	out := openInChild(t, dir)
+	var ms int
+	if _, err := fmt.Sscanf(out, "busy %d", &ms); err != nil {
+		t.Fatalf("child Open while held: %q, want busy", out)
+	}
+	if ms > 1000 {
+		t.Errorf("child waited %d ms for ErrBusy", ms)
+	}
+
+	ix.Close()
+	out = openInChild(t, dir)
+	if !strings.HasPrefix(out, "ok ") || !strings.HasSuffix(out, " c1") {
+		t.Fatalf("child Open after Close: %q, want ok with commit c1", out)
+	}
+}
+
+func TestCorrupt(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"foreign files":    {"README": "not an index"},
+		"wrong format":     {markerName: "pt full-text index (bluge), format 0\n"},
+		"garbage snapshot": {markerName: markerText(), "000000000003.snp": "garbage"},
+		"bad file name":    {markerName: markerText(), "zz.seg": "garbage"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "index")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			for f, body := range files {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := Open(dir)
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Open: %v, want ErrCorrupt", err)
+			}
+			// The directory is not left locked: callers delete and rebuild.
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			ix, err := Open(dir)
+			if err != nil {
+				t.Fatalf("Open after delete: %v", err)
+			}
+			defer ix.Close()
+			apply(t, ix, "c1", storagePage("blob1", ""))
+			if n := count(t, ix); n != 3 {
+				t.Errorf("Count = %d", n)
+			}
+		})
+	}
+}
+
+func TestCorruptSegment(t *testing.T) {
+	dir := t.TempDir()
+	ix, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(t, ix, "c1", storagePage("blob1", ""))
+	ix.Close()
+	segs, _ := filepath.Glob(filepath.Join(dir, "*.seg"))
+	if len(segs) == 0 {
+		t.Fatal("no segment files written")
+	}
+	for _, s := range segs {
+		if err := os.WriteFile(s, []byte("garbage"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(dir); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open: %v, want ErrCorrupt", err)
+	}
+}

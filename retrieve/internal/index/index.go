@@ -1,0 +1,202 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/blugelabs/bluge"
+)
+
+// ErrBusy means another writer, in this process or another, holds the index
+// directory. Bluge allows one writer per directory and pt never waits for it:
+// the caller decides whether to retry, fall back or tell the user.
+var ErrBusy = errors.New("index busy: another writer holds it")
+
+// ErrCorrupt means the directory is not a usable index of this format. The
+// index is only a cache, so callers delete the directory and rebuild it.
+var ErrCorrupt = errors.New("index corrupt")
+
+// ErrClosed is returned by methods called after Close.
+var ErrClosed = errors.New("index closed")
+
+// Index is a full-text index over the Docs of one knowledge base, keyed by the
+// git commit it reflects. It is safe for concurrent use: searches read a
+// consistent snapshot while Apply writes, and applies are serialized.
+type Index struct {
+	dir string // absolute path when on disk, "" in memory
+
+	// mu guards w and closed: Search, Apply and Count hold it shared for the
+	// duration of their use of w so that Close, which holds it exclusively,
+	// never pulls the writer from under them.
+	mu     sync.RWMutex
+	w      *bluge.Writer
+	closed bool
+
+	applyMu sync.Mutex // one Apply at a time, so commits are recorded in order
+
+	commitMu sync.Mutex
+	commit   string
+}
+
+// Open opens the on-disk index in dir, creating it if missing. It returns an
+// error wrapping ErrBusy at once (never blocking) when another writer holds
+// dir, and one wrapping ErrCorrupt when dir is not an index of this format or
+// bluge cannot load it; deleting dir and opening again then yields an empty
+// index.
+func Open(dir string) (*Index, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	if !claimDir(abs) {
+		return nil, fmt.Errorf("open index %s: %w (in this process)", dir, ErrBusy)
+	}
+	ix, err := openDir(abs)
+	if err != nil {
+		releaseDir(abs)
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return ix, nil
+}
+
+func openDir(dir string) (*Index, error) {
+	fresh, err := checkMarker(dir)
+	if err != nil {
+		return nil, err
+	}
+	w, err := bluge.OpenWriter(config(bluge.DefaultConfig(dir)))
+	if err != nil {
+		if isLockHeld(err) {
+			return nil, fmt.Errorf("%w: %v", ErrBusy, err)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	if fresh {
+		if err := writeMarker(dir); err != nil {
+			w.Close()
+			return nil, err
+		}
+	}
+	ix := &Index{dir: dir, w: w}
+	if err := ix.loadCommit(); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return ix, nil
+}
+
+// OpenMemory returns an empty index held in memory, for tests and for one-shot
+// runs that have nowhere to keep a cache.
+func OpenMemory() (*Index, error) {
+	w, err := bluge.OpenWriter(config(bluge.InMemoryOnlyConfig()))
+	if err != nil {
+		return nil, fmt.Errorf("open memory index: %w", err)
+	}
+	return &Index{w: w}, nil
+}
+
+// config adjusts bluge's defaults for pt: BM25 with a correct idf.
+func config(c bluge.Config) bluge.Config {
+	c.DefaultSimilarity = bm25Similarity
+	return c
+}
+
+func (ix *Index) loadCommit() error {
+	r, err := ix.w.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	commit, _, err := readMeta(context.Background(), r)
+	if err != nil {
+		return err
+	}
+	ix.setCommit(commit)
+	return nil
+}
+
+// Commit returns the git commit the index reflects, "" for an index that has
+// never been applied to. The caller diffs it against HEAD to bring the index
+// up to date.
+func (ix *Index) Commit() string {
+	ix.commitMu.Lock()
+	defer ix.commitMu.Unlock()
+	return ix.commit
+}
+
+func (ix *Index) setCommit(c string) {
+	ix.commitMu.Lock()
+	defer ix.commitMu.Unlock()
+	ix.commit = c
+}
+
+// reader returns a snapshot of the index and a function that releases it and
+// the shared hold on ix; callers must call it.
+func (ix *Index) reader() (*bluge.Reader, func(), error) {
+	ix.mu.RLock()
+	if ix.closed {
+		ix.mu.RUnlock()
+		return nil, nil, ErrClosed
+	}
+	r, err := ix.w.Reader()
+	if err != nil {
+		ix.mu.RUnlock()
+		return nil, nil, err
+	}
+	return r, func() {
+		r.Close()
+		ix.mu.RUnlock()
+	}, nil
+}
+
+// Count returns the number of Docs in the index, for status reports and for
+// checking a rebuild.
+func (ix *Index) Count() (int, error) {
+	r, release, err := ix.reader()
+	if err != nil {
+		return 0, fmt.Errorf("count index: %w", err)
+	}
+	defer release()
+	n, err := r.Count()
+	if err != nil {
+		return 0, fmt.Errorf("count index: %w", err)
+	}
+	_, hasMeta, err := readMeta(context.Background(), r)
+	if err != nil {
+		return 0, fmt.Errorf("count index: %w", err)
+	}
+	if hasMeta {
+		n--
+	}
+	return int(n), nil
+}
+
+// Close flushes nothing (every Apply is already durable) and releases the
+// directory lock. It waits for searches in flight; later calls return
+// ErrClosed. Closing twice is not an error.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return nil
+	}
+	ix.closed = true
+	err := ix.w.Close()
+	if ix.dir != "" {
+		releaseDir(ix.dir)
+	}
+	if err != nil {
+		return fmt.Errorf("close index %s: %w", ix.dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package index
+
+import (
+	"sync"
+)
+
+// How bluge v0.2.2 guards a directory (index/directory_fs.go, index/lock):
+//
+//   - Opening a Writer takes an exclusive, non-blocking flock(2)
+//     (LOCK_EX|LOCK_NB; LockFileEx with LOCKFILE_FAIL_IMMEDIATELY on Windows)
+//     on <dir>/bluge.pid and writes the pid into it. A second writer, in
+//     another process or in the same one (flock locks belong to open file
+//     descriptions, not processes), fails at once with EWOULDBLOCK; it never
+//     waits, so ErrBusy comes back in microseconds.
+//   - The lock is released by Writer.Close, or by the kernel when the holder
+//     dies: a crashed holder leaves bluge.pid behind but not the lock, so there
+//     is no stale lock to clear.
+//   - Close releases the lock before it removes bluge.pid, so for an instant a
+//     newcomer can lock a file that is about to be unlinked, and a third opener
+//     could then lock a fresh bluge.pid beside it. pt avoids the window in
+//     one process with the registry below; across processes it is bluge's.
+//   - A failed open (busy) leaks bluge's analysis goroutines (they are started
+//     before the lock is tried and only stopped by Close). The registry spares
+//     the common in-process case; a process that gets ErrBusy from another
+//     process should not spin on Open.
+//
+// pt keeps its own registry as well so that a second Open of the same directory
+// in one process is refused before bluge is touched, whatever the platform's
+// lock semantics.
+var openDirs = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+// claimDir records dir as open in this process; false if it already is.
+func claimDir(dir string) bool {
+	openDirs.Lock()
+	defer openDirs.Unlock()
+	if openDirs.m[dir] {
+		return false
+	}
+	openDirs.m[dir] = true
+	return true
+}
+
+func releaseDir(dir string) {
+	openDirs.Lock()
+	defer openDirs.Unlock()
+	delete(openDirs.m, dir)
+}

@@ -1,0 +1,202 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/blugelabs/bluge"
+)
+
+// Query is a free-text question with filters. The zero value of every filter
+// means "no restriction".
+type Query struct {
+	Text          string             // free text of any length and script; only its first MaxTerms distinct terms count
+	Types         []string           // restrict to these Doc.Type values
+	Paths         []string           // restrict to these paths
+	ExcludeStatus []string           // drop Docs with these statuses, e.g. stale, retracted, expired
+	Limit         int                // maximum hits; 0 means DefaultLimit, capped at MaxLimit
+	Fields        map[string]float64 // per-field boosts by name (see DefaultFields); nil means DefaultFields; a field left out or boosted <= 0 is not searched
+	OmitBody      bool               // leave Hit.Body empty, for callers that only rank
+
+	exact bool // score every document matching any term (see termsQuery); tests only
+}
+
+// Hit is a Doc that matched, with its BM25 score (summed over fields and
+// terms, boosts applied). Scores compare only within one Search.
+type Hit struct {
+	Doc
+	Score float64
+}
+
+const (
+	// MaxTerms caps the distinct terms taken from a question, so that a pasted
+	// document costs no more than a long question.
+	MaxTerms = 64
+	// DefaultLimit is the number of hits when Query.Limit is 0.
+	DefaultLimit = 10
+	// MaxLimit caps Query.Limit.
+	MaxLimit = 10000
+	// maxQuestionBytes bounds the text analysed; MaxTerms distinct terms are
+	// found long before it in any real question.
+	maxQuestionBytes = 64 << 10
+)
+
+// DefaultFields are the boosts used when Query.Fields is nil: a word in a
+// title says more about a unit than the same word in its body.
+var DefaultFields = map[string]float64{
+	fieldTitle:   3,
+	fieldHeading: 2,
+	fieldSummary: 2,
+	fieldTopics:  1.5,
+	fieldBody:    1,
+}
+
+// Search returns the Docs that best match q, best first; ties are broken by
+// ID so that results are stable. A question with no usable terms (empty, only
+// stop words or punctuation) returns no hits and no error.
+func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+	bq, err := buildQuery(q)
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	if bq == nil {
+		return nil, nil
+	}
+	limit := q.Limit
+	switch {
+	case limit <= 0:
+		limit = DefaultLimit
+	case limit > MaxLimit:
+		limit = MaxLimit
+	}
+
+	r, release, err := ix.reader()
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	defer release()
+	// Ties are broken below rather than by sorting on _id in bluge, which
+	// would load the id of every matching document.
+	req := bluge.NewTopNSearch(limit, bq)
+	it, err := r.Search(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	var hits []Hit
+	for {
+		m, err := it.Next()
+		if err != nil {
+			return nil, fmt.Errorf("search index: %w", err)
+		}
+		if m == nil {
+			break
+		}
+		h := Hit{Score: m.Score}
+		err = m.VisitStoredFields(func(field string, value []byte) bool {
+			decodeField(&h.Doc, field, value, !q.OmitBody)
+			return true
+		})
+		if err != nil {
+			return nil, fmt.Errorf("search index: %w", err)
+		}
+		hits = append(hits, h)
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ID, b.ID))
+	})
+	return hits, nil
+}
+
+// buildQuery returns the bluge query for q, or nil when q has no usable terms.
+// The text part is a disjunction of one term clause per (term, field) with the
+// field's boost, so that partial matches score and BM25 sums the evidence
+// (termsQuery). The filters are boolean clauses boosted to zero so they select
+// without scoring.
+func buildQuery(q Query) (bluge.Query, error) {
+	fields := q.Fields
+	if fields == nil {
+		fields = DefaultFields
+	}
+	names := make([]string, 0, len(fields))
+	for name, boost := range fields {
+		if _, ok := DefaultFields[name]; !ok {
+			return nil, fmt.Errorf("unknown query field %q", name)
+		}
+		if boost > 0 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names) // a stable clause order keeps scores reproducible
+	terms := Terms(q.Text)
+	if len(terms) == 0 || len(names) == 0 {
+		return nil, nil
+	}
+
+	text := &termsQuery{exact: q.exact}
+	for _, t := range terms {
+		for _, name := range names {
+			text.clauses = append(text.clauses, clause{term: t, field: name, boost: fields[name]})
+		}
+	}
+	bq := bluge.NewBooleanQuery().AddMust(text)
+	if f := anyOf(fieldType, q.Types); f != nil {
+		bq.AddMust(f)
+	}
+	if f := anyOf(fieldPath, q.Paths); f != nil {
+		bq.AddMust(f)
+	}
+	for _, s := range q.ExcludeStatus {
+		bq.AddMustNot(bluge.NewTermQuery(s).SetField(fieldStatus))
+	}
+	return bq, nil
+}
+
+// anyOf matches documents whose keyword field is one of values, adding nothing
+// to the score.
+func anyOf(field string, values []string) bluge.Query {
+	if len(values) == 0 {
+		return nil
+	}
+	q := bluge.NewBooleanQuery().SetMinShould(1).SetBoost(0)
+	for _, v := range values {
+		q.AddShould(bluge.NewTermQuery(v).SetField(field))
+	}
+	return q
+}
+
+// Terms returns the distinct index terms of a question, in order of first
+// appearance and at most MaxTerms of them: the same English analysis as the
+// indexed text (stop words dropped, words stemmed), after control characters
+// and invalid UTF-8 are turned into spaces. Exported so that callers can tell
+// an unusable question from one that found nothing.
+func Terms(text string) []string {
+	if len(text) > maxQuestionBytes {
+		text = text[:maxQuestionBytes] // a split rune becomes invalid UTF-8, cleaned below
+	}
+	text = strings.ToValidUTF8(text, " ")
+	text = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, text)
+	var terms []string
+	seen := map[string]bool{}
+	for _, tok := range analyzer.Analyze([]byte(text)) {
+		t := string(tok.Term)
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		terms = append(terms, t)
+		if len(terms) == MaxTerms {
+			break
+		}
+	}
+	return terms
+}

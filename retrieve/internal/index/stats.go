@@ -1,0 +1,67 @@
+package index
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blugelabs/bluge"
+	"github.com/blugelabs/bluge/search"
+	"github.com/blugelabs/bluge/search/searcher"
+)
+
+// TermStats is how common the terms of a question are in the body field: how
+// many Docs hold each term (DF) out of how many Docs have a body at all (N).
+// Callers weigh evidence by rarity with it, e.g. to tell a question whose
+// rare words the space lacks from one it answers.
+type TermStats struct {
+	N  uint64
+	DF map[string]uint64
+}
+
+// Stats returns the body-field document frequency of each of terms (already
+// analysed, as Terms returns them). Counts include Docs deleted since the last
+// segment merge, as BM25's own statistics do. It reads only term dictionaries
+// and is cheap.
+func (ix *Index) Stats(ctx context.Context, terms []string) (TermStats, error) {
+	r, release, err := ix.reader()
+	if err != nil {
+		return TermStats{}, fmt.Errorf("index stats: %w", err)
+	}
+	defer release()
+	q := &statsQuery{terms: terms, out: TermStats{DF: make(map[string]uint64, len(terms))}}
+	it, err := r.Search(ctx, bluge.NewTopNSearch(1, q))
+	if err != nil {
+		return TermStats{}, fmt.Errorf("index stats: %w", err)
+	}
+	if _, err := it.Next(); err != nil {
+		return TermStats{}, fmt.Errorf("index stats: %w", err)
+	}
+	return q.out, q.err
+}
+
+// statsQuery matches nothing; building its searcher records the statistics,
+// since only a searcher sees bluge's segment-level reader.
+type statsQuery struct {
+	terms []string
+	out   TermStats
+	err   error
+}
+
+func (q *statsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (search.Searcher, error) {
+	cs, err := r.CollectionStats(fieldBody)
+	if err != nil {
+		return nil, err
+	}
+	if cs != nil {
+		q.out.N = cs.DocumentCount()
+	}
+	for _, t := range q.terms {
+		s, err := searcher.NewTermSearcher(r, t, fieldBody, 1, nil, opts)
+		if err != nil {
+			return nil, err
+		}
+		q.out.DF[t] = s.Count()
+		s.Close()
+	}
+	return searcher.NewMatchNoneSearcher(r, opts)
+}

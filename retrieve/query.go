@@ -1,0 +1,104 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/lint"
+	"github.com/ptwiki/pt/retrieve/internal/index"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// ErrEmptyQuestion is returned for a question with no text at all. A
+// question with text but no searchable words (only punctuation or stop
+// words) is answered as insufficient instead, since it is not malformed.
+var ErrEmptyQuestion = errors.New("empty question: ask something")
+
+// inactive are the statuses the index never returns; expiry by date is
+// checked on the page itself (content.Meta.Active).
+var inactive = []string{content.StatusStale, content.StatusRetracted, content.StatusExpired}
+
+// Query answers a question from the space at its head: navigation through
+// the hub's topics and their spokes, fused with full-text search over every
+// section and every page, packed into at most req.Budget tokens. When the
+// space does not hold the answer, Sufficient is false and Results is empty.
+func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
+	if strings.TrimSpace(strings.Map(dropControl, req.Question)) == "" {
+		return nil, ErrEmptyQuestion
+	}
+	req = withDefaults(req)
+	res := &Result{Question: req.Question, Results: []Hit{}, Trace: Trace{Topics: []string{}, Index: "none"}}
+	head, err := s.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("query: %w", err)
+	}
+	res.Trace.Commit = string(head)
+	terms := index.Terms(req.Question)
+	switch {
+	case head == "":
+		res.Trace.Reason = "the space has no commits"
+		return res, nil
+	case len(terms) == 0:
+		res.Trace.Reason = "the question has no searchable words"
+		return res, nil
+	}
+	h, err := acquire(ctx, s, head)
+	if err != nil {
+		return nil, fmt.Errorf("query: %w", err)
+	}
+	defer h.release()
+	res.Trace.Index = h.kind
+
+	groups, err := rank(ctx, s, h.ix, head, req.Question, &res.Trace)
+	if err != nil {
+		return nil, fmt.Errorf("query: %w", err)
+	}
+	review, err := lint.OpenPaths(ctx, s, head)
+	if err != nil {
+		review = nil // findings that cannot be read only lose needs_review marks
+	}
+	picked, err := pick(ctx, s, h.ix, head, groups, req, review)
+	if err != nil {
+		return nil, fmt.Errorf("query: %w", err)
+	}
+	stats, err := h.ix.Stats(ctx, terms)
+	if err != nil {
+		return nil, fmt.Errorf("query: %w", err)
+	}
+	ok, cov, reason := sufficient(terms, stats, picked)
+	res.Trace.Coverage = round3(cov)
+	if !ok {
+		res.Trace.Reason = reason
+		return res, nil
+	}
+	res.Sufficient = true
+	res.Results, res.Tokens = pack(picked, terms, req)
+	return res, nil
+}
+
+func withDefaults(req Request) Request {
+	if req.K <= 0 {
+		req.K = DefaultK
+	}
+	req.K = min(req.K, MaxK)
+	if req.Budget <= 0 {
+		req.Budget = DefaultBudget
+	}
+	if req.Now.IsZero() {
+		req.Now = time.Now()
+	}
+	return req
+}
+
+func dropControl(r rune) rune {
+	if r < 0x20 || r == 0x7f {
+		return ' '
+	}
+	return r
+}
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -1,0 +1,107 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ptwiki/pt/retrieve/internal/index"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// IndexStatus describes a space's on-disk index: the JSON of
+// `pt index status --json`.
+type IndexStatus struct {
+	Dir     string `json:"dir"`
+	Exists  bool   `json:"exists"`
+	Commit  string `json:"commit,omitempty"` // the commit the index reflects
+	Head    string `json:"head,omitempty"`   // the space's head
+	Current bool   `json:"current"`          // Commit == Head: no update pending
+	Docs    int    `json:"docs"`             // pages, sections and spokes indexed
+	Bytes   int64  `json:"bytes"`            // size on disk
+	Busy    bool   `json:"busy,omitempty"`   // another process holds the index
+	Error   string `json:"error,omitempty"`  // why the index cannot be read (it is rebuilt on the next query)
+}
+
+// Status reports on the space's index without changing it. A corrupt index
+// is reported, not repaired: the next query or `pt index rebuild` repairs it.
+func Status(ctx context.Context, s *wiki.Space) (IndexStatus, error) {
+	head, err := s.Head(ctx)
+	if err != nil {
+		return IndexStatus{}, err
+	}
+	dir := IndexDir(s)
+	st := IndexStatus{Dir: dir, Head: string(head)}
+	if _, err := os.Stat(dir); err != nil {
+		return st, nil
+	}
+	st.Exists = true
+	st.Bytes = dirSize(dir)
+	open.Lock()
+	defer open.Unlock()
+	ix := open.m[dir]
+	if ix == nil {
+		ix, err = index.Open(dir)
+		switch {
+		case errors.Is(err, index.ErrBusy):
+			st.Busy = true
+			return st, nil
+		case err != nil:
+			st.Error = err.Error()
+			return st, nil
+		}
+		defer ix.Close()
+	}
+	st.Commit = ix.Commit()
+	st.Current = st.Commit == st.Head
+	if st.Docs, err = ix.Count(); err != nil {
+		st.Error = err.Error()
+	}
+	return st, nil
+}
+
+// Rebuild deletes the space's index and builds it again from head. It fails
+// with an error wrapping index.ErrBusy (see ErrIndexBusy) when another process
+// holds the index.
+func Rebuild(ctx context.Context, s *wiki.Space) error {
+	head, err := s.Head(ctx)
+	if err != nil {
+		return err
+	}
+	dir := IndexDir(s)
+	open.Lock()
+	if ix := open.m[dir]; ix != nil {
+		ix.Close()
+		delete(open.m, dir)
+	}
+	open.Unlock()
+	// Probe the lock before deleting anything another process is using.
+	if ix, err := index.Open(dir); errors.Is(err, index.ErrBusy) {
+		return fmt.Errorf("rebuild index: %w", ErrIndexBusy)
+	} else if err == nil {
+		ix.Close()
+	}
+	if err := resetAt(ctx, s, dir, head); err != nil {
+		return fmt.Errorf("rebuild index: %w", err)
+	}
+	return nil
+}
+
+// ErrIndexBusy means another process holds the space's index; queries are
+// still answered (from memory), but it cannot be rebuilt in place now.
+var ErrIndexBusy = index.ErrBusy
+
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}

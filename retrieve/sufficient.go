@@ -1,0 +1,86 @@
+package retrieve
+
+import (
+	"math"
+
+	"github.com/ptwiki/pt/retrieve/internal/index"
+)
+
+// sufficient decides whether the space answers the question. It weighs each
+// content term of the question by its rarity in the space (BM25's idf, a term
+// the space never uses weighing most) and asks what share of that weight the
+// best results hold, in their title, headings and matching sections. A
+// question about something the space lacks keeps its rarest words, the ones
+// that name the subject, uncovered, while its common words (how, use, test)
+// match anything; a fixed BM25 cutoff cannot tell the two apart, since
+// scores are not comparable across questions.
+//
+// The threshold (tune.minCoverage, the share of the question's rarity-weighted
+// terms that the best three pages must hold) was set on the development
+// and own questions of both corpora (weights 1+idf): unanswerable questions
+// covered 0.27–0.74 (all but two below 0.65) and answerable ones 0.44–1
+// (all but eight at 0.65 or above); see docs/retrieval.md.
+func sufficient(terms []string, st index.TermStats, cs []candidate) (bool, float64, string) {
+	if len(cs) == 0 {
+		return false, 0, "nothing in the space matches the question"
+	}
+	weights := make([]float64, len(terms))
+	var all float64
+	for i, t := range terms {
+		// A word the space never uses weighs as one it uses once: in a small
+		// space a filler word ("work") is as absent as the subject. The
+		// added 1 keeps common words from counting for nothing, which in a
+		// space of a few pages would leave every word's weight to chance.
+		weights[i] = 1 + idf(max(st.DF[t], 1), st.N)
+		all += weights[i]
+	}
+	union := map[string]bool{}
+	var best float64
+	for i, c := range cs {
+		if i == tune.coverTop {
+			break
+		}
+		text := c.title + "\n" + c.sec.Heading + "\n" + c.sec.Body
+		for _, h := range c.more {
+			text += "\n" + h.Body
+		}
+		if tune.coverPages {
+			text = c.title + "\n" + clip(string(c.page.Page.Body), maxSectionBody)
+		}
+		set := termSet(text)
+		var have float64
+		for j, t := range terms {
+			if set[t] {
+				have += weights[j]
+				union[t] = true
+			}
+		}
+		best = max(best, have)
+	}
+	var have float64
+	for j, t := range terms {
+		if union[t] {
+			have += weights[j]
+		}
+	}
+	// A page that holds most of the question is the evidence that counts;
+	// the union of the best pages lets a question answered across two pages
+	// (multi-hop) count too, at a discount, without letting words scattered
+	// over unrelated pages add up to an answer.
+	have = tune.coverMaxWeight*best + (1-tune.coverMaxWeight)*have
+	if all == 0 {
+		return false, 0, "the question has no searchable words"
+	}
+	cov := have / all
+	if cov < tune.minCoverage && !tune.noSuff {
+		return false, cov, "the best matches miss the question's distinctive words"
+	}
+	return true, cov, ""
+}
+
+func idf(df, n uint64) float64 {
+	if df > n {
+		df = n
+	}
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}

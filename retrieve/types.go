@@ -1,0 +1,60 @@
+package retrieve
+
+import "time"
+
+// Request is one question. Zero values: K is DefaultK, Budget is
+// DefaultBudget tokens, Now is the current time.
+type Request struct {
+	Question string
+	K        int       // at most this many results
+	Budget   int       // context budget in tokens (see EstimateTokens)
+	Now      time.Time // decides which time_bound pages have expired
+}
+
+// Defaults for a Request's zero values.
+const (
+	DefaultK      = 8
+	DefaultBudget = 4000
+	// MaxK caps Request.K: results beyond it would not fit any sane budget.
+	MaxK = 50
+)
+
+// Result is the answer to a Request: the JSON of `pt query-kb --json` and the
+// structured output of the MCP tool query_knowledge_base (DESIGN.md §9).
+type Result struct {
+	Question   string `json:"question"`
+	Sufficient bool   `json:"sufficient"`
+	Tokens     int    `json:"tokens"`
+	Results    []Hit  `json:"results"`
+	Trace      Trace  `json:"trace"`
+}
+
+// Hit is one excerpt of the packed context: a section of a page, cited by
+// the page's path and the blob revision it was read at, so that a caller can
+// pin what it used and notice when the page changes.
+type Hit struct {
+	Path        string  `json:"path"`
+	Title       string  `json:"title"`
+	Revision    string  `json:"revision"`
+	Score       float64 `json:"score"`
+	Excerpt     string  `json:"excerpt"`
+	NeedsReview bool    `json:"needs_review"`
+	Heading     string  `json:"heading,omitempty"` // the section's heading path, "" for a page's lead
+	Anchor      string  `json:"anchor,omitempty"`  // the section's anchor, for a link path#anchor
+	Kind        string  `json:"kind,omitempty"`    // the page's kind (source, source_summary, page, synthesis, ...)
+	Tokens      int     `json:"tokens"`            // estimated tokens of Excerpt
+}
+
+// Trace says how the answer was found, so that a person can see why a page
+// came back (or did not).
+type Trace struct {
+	Topics     []string `json:"topics"`      // topics whose spokes were read
+	SpokesRead int      `json:"spokes_read"` // spoke pages read (a topic split into parts counts each part)
+	PagesRead  int      `json:"pages_read"`  // distinct pages whose sections were ranked
+	Commit     string   `json:"commit,omitempty"`
+	Index      string   `json:"index,omitempty"`    // "disk", "memory" (the disk index was busy or unusable) or "none"
+	Coverage   float64  `json:"coverage"`           // share of the question's content terms found in the best results
+	Candidates int      `json:"candidates"`         // sections considered after fusion
+	Reason     string   `json:"reason,omitempty"`   // why the answer is insufficient, when it is
+	Channels   []string `json:"channels,omitempty"` // channels that produced candidates: spokes, sections, pages
+}

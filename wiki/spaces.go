@@ -1,0 +1,51 @@
+package wiki
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki/internal/gitstore"
+)
+
+// SpaceDirs lists the spaces of the repository that holds dir: the
+// directory of every kb.yaml in the tree at HEAD, as work-tree paths (the
+// repository root for a bare repository, whose only space is its root).
+// Commands that act on every space (pt lint --all) open each with Open.
+func SpaceDirs(ctx context.Context, dir string) ([]string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := gitstore.Open(ctx, abs)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	defer st.Close()
+	head, err := st.Head(ctx)
+	if err != nil || head.IsZero() {
+		return nil, err
+	}
+	es, err := st.List(ctx, head, "")
+	if err != nil {
+		return nil, err
+	}
+	root := st.WorkDir()
+	if root == "" {
+		root = st.GitDir()
+	}
+	var out []string
+	for _, e := range es {
+		if path.Base(e.Path) != content.ConfigFile {
+			continue
+		}
+		d := path.Dir(e.Path)
+		if st.WorkDir() == "" && d != "." {
+			continue // a bare repository's nested spaces have no directory to open
+		}
+		out = append(out, filepath.Join(root, filepath.FromSlash(d)))
+	}
+	return out, nil
+}
