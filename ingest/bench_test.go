@@ -16,10 +16,7 @@ import (
 // benchmark when it is not on this machine.
 func corpus(tb testing.TB, name string) string {
 	tb.Helper()
-	dir := filepath.Join("/work/shared/corpora", name)
-	if v := os.Getenv("PT_CORPORA"); v != "" {
-		dir = filepath.Join(v, name)
-	}
+	dir := filepath.Join(spacegen.Corpora(), name)
 	if _, err := os.Stat(dir); err != nil {
 		tb.Skipf("corpus %s not available: %v", name, err)
 	}

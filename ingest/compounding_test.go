@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/ptwiki/pt/wiki/spacegen"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -106,10 +107,7 @@ func TestCompoundingGowiki(t *testing.T) {
 }
 
 func fbCorpora() string {
-	if d := os.Getenv("PT_CORPORA"); d != "" {
-		return d
-	}
-	return "/work/shared/corpora"
+	return spacegen.Corpora()
 }
 
 // TestScratchCopy: an evaluation's copy holds the same pages and leaves the

@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"github.com/ptwiki/pt/wiki/spacegen"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -153,7 +154,7 @@ func TestCheckSecrets(t *testing.T) {
 //
 // Any other hit is a new false positive (or a real leak) worth a look.
 func TestScanSecretsCorpus(t *testing.T) {
-	root := "/work/shared/corpora"
+	root := spacegen.Corpora()
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("corpus not present: %v", err)
 	}

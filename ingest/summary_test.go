@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"flag"
+	"github.com/ptwiki/pt/wiki/spacegen"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,7 +185,7 @@ func checkLine(t *testing.T, line string) {
 // TestSummarizeCorpus checks the summary line on 30 real pages of the Go
 // wiki (every fifth file in name order, so the sample is fixed).
 func TestSummarizeCorpus(t *testing.T) {
-	dir := "/work/shared/corpora/gowiki"
+	dir := filepath.Join(spacegen.Corpora(), "gowiki")
 	paths, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil || len(paths) == 0 {
 		t.Skipf("corpus not present: %s", dir)
