@@ -50,6 +50,12 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*Space, *Result, e
 		st.Close()
 		return nil, nil, fmt.Errorf("init %s: a bare repository has no work tree to hold a new space; init a clone", dir)
 	}
+	for p := range opts.Extra {
+		if _, err := os.Lstat(filepath.Join(abs, filepath.FromSlash(p))); err == nil {
+			st.Close()
+			return nil, nil, fmt.Errorf("init %s: %s already exists; not overwriting it", dir, p)
+		}
+	}
 	name := opts.Name
 	if name == "" {
 		name = filepath.Base(abs)
