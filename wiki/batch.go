@@ -139,6 +139,10 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 			}
 			continue
 		}
+		if err == nil && !res.Unchanged {
+			unlock()
+			s.afterCommitted(res)
+		}
 		return res, err
 	}
 }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+func init() { register(newSyncCmd) }
+
+func newSyncCmd(e *env) *cobra.Command {
+	var opts wiki.SyncOptions
+	cmd := &cobra.Command{
+		Use:   "sync",
+		Short: "fetch the remote branch, rebuild local batches on it, push",
+		Long: "sync makes the space's branch and its git remote agree: it fetches the remote branch,\n" +
+			"rebuilds the batches that are only local on top of it (log, spokes and hub recomputed),\n" +
+			"and pushes, retrying when someone pushed in between. It never forces a push.\n" +
+			"The remote is --remote, else kb.yaml's remote:, else origin. Credentials: $PT_GIT_TOKEN\n" +
+			"or $GIT_TOKEN for http(s), the ssh agent for ssh.",
+		Args: argsN(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			opts.Committer = identity()
+			res, err := s.Sync(e.ctx, opts)
+			if err != nil {
+				return err
+			}
+			return e.emit(res, func(w io.Writer) { printSync(w, res) })
+		},
+	}
+	cmd.Flags().StringVar(&opts.Remote, "remote", "", "remote name or URL (default kb.yaml remote:, else origin)")
+	cmd.Flags().BoolVar(&opts.SetAside, "set-aside", false, "move local batches that conflict with the remote to refs/pt/set-aside/<batch> instead of stopping")
+	return cmd
+}
+
+func printSync(w io.Writer, res *wiki.SyncResult) {
+	if res.UpToDate() {
+		fmt.Fprintf(w, "sync %s %s: up to date at %s\n", res.Remote, res.Branch, short(res.Head))
+		return
+	}
+	fmt.Fprintf(w, "sync %s %s: received %d, pushed %d, now at %s\n", res.Remote, res.Branch, res.Received, res.Pushed, short(res.Head))
+	if res.Created {
+		fmt.Fprintf(w, "  created %s on %s\n", res.Branch, res.Remote)
+	}
+	for _, c := range res.Replayed {
+		id := c.Batch
+		if id == "" {
+			id = "commit"
+		}
+		fmt.Fprintf(w, "  rebuilt  %s %s -> %s  %s\n", id, short(c.From), short(c.To), c.Subject)
+	}
+	for _, a := range res.SetAside {
+		fmt.Fprintf(w, "  set aside %s at %s: conflicts on %v\n", a.Batch, a.Ref, a.Paths)
+	}
+	if res.Rewritten != "" {
+		fmt.Fprintf(w, "  note: the remote branch was rewritten; the previous local history is kept at %s\n", res.Rewritten)
+	}
+	for _, p := range res.WorktreeSkipped {
+		fmt.Fprintf(w, "  note: %s has uncommitted edits in the work tree; left as it is\n", p)
+	}
+}

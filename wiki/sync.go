@@ -1,0 +1,493 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki/internal/gitstore"
+)
+
+// Errors of Sync that callers branch on (besides ErrConflict, through a
+// *ConflictError naming the paths).
+var (
+	// ErrRemoteMoved: other writers kept pushing between this replica's
+	// fetch and its push for every attempt; the local batches are kept and
+	// the next sync pushes them.
+	ErrRemoteMoved = gitstore.ErrRemoteMoved
+	// ErrPushRejected: the remote refused the push (a hook, a protected
+	// branch, missing rights); the local batches are kept.
+	ErrPushRejected = gitstore.ErrPushRejected
+	// ErrNoRemote: the repository has no remote of that name.
+	ErrNoRemote = gitstore.ErrNoRemote
+)
+
+// SyncOptions says which remote to sync with and how hard to try. The zero
+// value syncs with kb.yaml's remote, else "origin".
+type SyncOptions struct {
+	// Remote is a remote's name (git remote add NAME URL) or a URL; ""
+	// means kb.yaml's `remote:`, else "origin".
+	Remote string
+	// Attempts bounds the fetch-rebase-push rounds when another writer
+	// pushes in between; 0 means 5.
+	Attempts int
+	// SetAside makes a local batch that conflicts with the remote move
+	// aside to refs/pt/set-aside/<batch> (kept, reported, not on the
+	// branch) instead of stopping the sync.
+	SetAside bool
+	// Committer is recorded in the reflog when the branch moves; zero
+	// means "pt".
+	Committer Author
+}
+
+// SyncResult is what a sync did: the JSON of `pt sync --json`.
+type SyncResult struct {
+	Remote     string `json:"remote"`
+	URL        string `json:"url"` // credentials removed
+	Branch     string `json:"branch"`
+	Before     string `json:"before,omitempty"`      // local head before the sync
+	Head       string `json:"head,omitempty"`        // local head after it
+	RemoteHead string `json:"remote_head,omitempty"` // the remote branch after it
+	// Received counts the commits that came down from the remote (other
+	// replicas' batches, people's commits on the host).
+	Received int `json:"received"`
+	// Replayed lists the local batches rebuilt on top of the remote branch.
+	Replayed []SyncedCommit `json:"replayed,omitempty"`
+	// Pushed counts the commits the remote received from this replica.
+	Pushed int `json:"pushed"`
+	// Created is set when the push created the remote branch.
+	Created bool `json:"created,omitempty"`
+	// Rewritten names the ref that keeps the old local history when the
+	// remote branch was rewritten (force-pushed): the commits it dropped
+	// are not pushed back, and not lost either.
+	Rewritten string `json:"rewritten,omitempty"`
+	// SetAside lists local batches moved aside because they conflict.
+	SetAside []SetAside `json:"set_aside,omitempty"`
+	// Attempts is the number of fetch-rebase-push rounds.
+	Attempts        int      `json:"attempts"`
+	WorktreeSkipped []string `json:"worktree_skipped,omitempty"`
+}
+
+// SyncedCommit is a local commit rebuilt on the remote branch.
+type SyncedCommit struct {
+	Batch   string `json:"batch,omitempty"` // "" for a plain git commit
+	Subject string `json:"subject"`
+	From    string `json:"from"` // the commit before the sync
+	To      string `json:"to"`   // the commit on the branch now
+}
+
+// SetAside is a local batch that conflicts with the remote, kept at Ref.
+type SetAside struct {
+	Batch  string   `json:"batch,omitempty"`
+	Commit string   `json:"commit"`
+	Ref    string   `json:"ref"`
+	Paths  []string `json:"paths"`
+}
+
+// UpToDate reports whether the sync changed nothing on either side.
+func (r *SyncResult) UpToDate() bool {
+	return r.Received == 0 && r.Pushed == 0 && len(r.Replayed) == 0 && r.Rewritten == "" && len(r.SetAside) == 0
+}
+
+// Sync makes the space's branch and the remote's agree, the way a person
+// would with `git pull --rebase && git push`, but batch by batch: it fetches
+// the remote branch; fast-forwards to it when there is nothing local; else
+// rebuilds each local commit the remote lacks on top of it — a pt batch is
+// prepared again on the new head, so its log entry, spokes and hub follow
+// what is there now instead of clashing with it; a path that both sides
+// changed (other than those derived files) stops the sync with a
+// *ConflictError, or is set aside with SetAside — then pushes, never
+// forcing, and starts over when someone pushed in between. The local
+// branch moves with the same compare-and-swap as a batch, and the work tree
+// follows. Whatever fails, no batch is lost: local commits stay on the
+// branch until the remote has them.
+func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
+	name := opts.Remote
+	if name == "" {
+		name = s.cfg.Remote
+	}
+	if name == "" {
+		name = "origin"
+	}
+	res := &SyncResult{Remote: name, Branch: s.Branch()}
+	r, err := s.store.LookupRemote(name)
+	if err != nil {
+		return res, fmt.Errorf("sync: %w", err)
+	}
+	res.URL = gitstore.ScrubURL(r.URL)
+	attempts := opts.Attempts
+	if attempts <= 0 {
+		attempts = 5
+	}
+	unlock, err := s.store.LockSync(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	before, err := s.store.Head(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Before = hexOrEmpty(before)
+	for attempt := 1; ; attempt++ {
+		res.Attempts = attempt
+		oldTrack, err := s.store.Tracking(r)
+		if err != nil {
+			return res, err
+		}
+		tip, err := s.store.Fetch(ctx, r)
+		if err != nil {
+			return res, fmt.Errorf("sync: %w", err)
+		}
+		res.RemoteHead = hexOrEmpty(tip)
+		if err := s.integrate(ctx, oldTrack, tip, res, opts); err != nil {
+			return res, err
+		}
+		head, err := s.store.Head(ctx)
+		if err != nil {
+			return res, err
+		}
+		res.Head = hexOrEmpty(head)
+		if head == tip || head.IsZero() {
+			return res, nil
+		}
+		n, err := s.countBetween(ctx, tip, head)
+		if err != nil {
+			return res, err
+		}
+		err = s.store.Push(ctx, r, head, tip)
+		if err == nil {
+			res.Pushed += n
+			res.Created = res.Created || tip.IsZero()
+			res.RemoteHead = head.String()
+			return res, nil
+		}
+		if !errors.Is(err, gitstore.ErrRemoteMoved) || attempt >= attempts {
+			return res, fmt.Errorf("sync: %w (local batches are kept and pushed by the next sync)", err)
+		}
+		// Someone pushed in between: back off a little, with jitter, so
+		// replicas that collided do not collide again in lockstep.
+		d := time.Duration(10*attempt+rand.IntN(40*attempt)) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(d):
+		}
+	}
+}
+
+// integrate moves the local branch so that it contains tip: fast-forward,
+// or local commits rebuilt on top of it. It holds the write lock, so no
+// local batch lands between reading the head and moving it.
+func (s *Space) integrate(ctx context.Context, oldTrack, tip gitstore.Hash, res *SyncResult, opts SyncOptions) error {
+	if tip.IsZero() {
+		return nil // the remote has no branch yet: the push creates it
+	}
+	unlock, err := s.store.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	local, err := s.store.Head(ctx)
+	if err != nil {
+		return err
+	}
+	if local == tip {
+		return nil
+	}
+	who := gitstore.Signature{Name: opts.Committer.Name, Email: opts.Committer.Email}
+	if who.Name == "" {
+		who.Name, who.Email = "pt", "pt@localhost"
+	}
+	var base gitstore.Hash
+	if !local.IsZero() {
+		if base, err = s.store.MergeBase(ctx, local, tip); err != nil {
+			return fmt.Errorf("sync: %w", err)
+		}
+		if base.IsZero() {
+			return fmt.Errorf("sync: the local branch %s and the remote's share no commit (unrelated histories); nothing was changed", s.Branch())
+		}
+		if base == tip {
+			return nil // only local commits to push
+		}
+	}
+	if base == local { // nothing local: fast-forward
+		n, err := s.countBetween(ctx, local, tip)
+		if err != nil {
+			return err
+		}
+		return s.moveTo(ctx, local, tip, "sync: fast-forward", who, res, n)
+	}
+
+	// Diverged. Commits up to the last known remote tip were on the remote
+	// once; when the remote was rewritten they are not pushed back.
+	boundary := base
+	if !oldTrack.IsZero() {
+		onRemote, err := s.store.IsAncestor(ctx, oldTrack, tip)
+		if err != nil {
+			return err
+		}
+		inLocal, err := s.store.IsAncestor(ctx, oldTrack, local)
+		if err != nil {
+			return err
+		}
+		if !onRemote && inLocal {
+			boundary = oldTrack
+			ref := fmt.Sprintf("refs/pt/rewritten/%s-%d", s.Branch(), time.Now().Unix())
+			if err := s.store.SetRef(ctx, ref, gitstore.Hash{}, local); err != nil {
+				return err
+			}
+			res.Rewritten = ref
+		}
+	}
+	chain, err := s.localChain(ctx, local, boundary, tip)
+	if err != nil {
+		return err
+	}
+	n, err := s.countBetween(ctx, base, tip)
+	if err != nil {
+		return err
+	}
+	newTip := tip
+	var replayed []SyncedCommit
+	var aside []SetAside
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := chain[i]
+		h, paths, err := s.replay(ctx, c, newTip)
+		if len(paths) > 0 {
+			t, _ := ParseTrailers(c.Message)
+			if !opts.SetAside {
+				what := "commit " + c.Hash.String()[:12]
+				if t.BatchID != "" {
+					what = "batch " + t.BatchID + " (" + what + ")"
+				}
+				return fmt.Errorf("sync: local %s cannot be rebuilt on the remote branch, which changed the same pages; nothing was changed (pt sync --set-aside keeps it aside and lands the rest): %w",
+					what, &ConflictError{Op: "sync", Paths: paths})
+			}
+			key := t.BatchID
+			if key == "" {
+				key = c.Hash.String()
+			}
+			ref := "refs/pt/set-aside/" + key
+			if err := s.store.SetRef(ctx, ref, gitstore.Hash{}, c.Hash); err != nil {
+				return err
+			}
+			aside = append(aside, SetAside{Batch: t.BatchID, Commit: c.Hash.String(), Ref: ref, Paths: paths})
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if h == newTip {
+			continue // already on the remote, nothing left to add
+		}
+		t, _ := ParseTrailers(c.Message)
+		replayed = append(replayed, SyncedCommit{Batch: t.BatchID, Subject: Subject(c.Message), From: c.Hash.String(), To: h.String()})
+		newTip = h
+	}
+	if err := s.moveTo(ctx, local, newTip, "sync: rebase on "+tip.String()[:12], who, res, n); err != nil {
+		return err
+	}
+	// A retry rebuilds the commits of the previous round again: report each
+	// local commit once, by the hash it had before the sync.
+	orig := map[string]string{}
+	for _, c := range res.Replayed {
+		orig[c.To] = c.From
+	}
+	for i, c := range replayed {
+		if from, ok := orig[c.From]; ok {
+			replayed[i].From = from
+		}
+	}
+	res.Replayed = replayed
+	res.SetAside = append(res.SetAside, aside...)
+	return nil
+}
+
+func (s *Space) moveTo(ctx context.Context, from, to gitstore.Hash, msg string, who gitstore.Signature, res *SyncResult, received int) error {
+	cr, err := s.store.MoveBranch(ctx, from, to, msg, who)
+	if err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	res.Received += received
+	res.WorktreeSkipped = append(res.WorktreeSkipped, cr.SkippedWorktree...)
+	return nil
+}
+
+// localChain lists the commits of local that the remote lacks, newest
+// first, following first parents down to boundary.
+func (s *Space) localChain(ctx context.Context, local, boundary, tip gitstore.Hash) ([]gitstore.Commit, error) {
+	var out []gitstore.Commit
+	for h := local; h != boundary; {
+		if h.IsZero() {
+			return nil, fmt.Errorf("sync: cannot find where the local branch meets the remote's; nothing was changed")
+		}
+		c, err := s.store.CommitInfo(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		if len(c.Parents) > 1 {
+			// A merge made with git: its other side may be on the remote
+			// already; stop where the remote's history is reached.
+			if in, err := s.store.IsAncestor(ctx, h, tip); err != nil || in {
+				return out, err
+			}
+		}
+		out = append(out, c)
+		h = gitstore.Hash{}
+		if len(c.Parents) > 0 {
+			h = c.Parents[0]
+		}
+	}
+	return out, nil
+}
+
+// countBetween counts the first-parent commits from `to` back to `from`.
+func (s *Space) countBetween(ctx context.Context, from, to gitstore.Hash) (int, error) {
+	n := 0
+	for h := to; h != from && !h.IsZero(); n++ {
+		c, err := s.store.CommitInfo(ctx, h)
+		if err != nil {
+			return n, err
+		}
+		h = gitstore.Hash{}
+		if len(c.Parents) > 0 {
+			h = c.Parents[0]
+		}
+	}
+	return n, nil
+}
+
+// replay rebuilds commit c on onto and returns the new commit (onto itself
+// when c adds nothing to it). paths is non-empty when c changed a file that
+// onto also changed, to something else: a conflict, nothing written. A pt
+// batch whose paths are all in this space is prepared again as a batch on
+// onto, so its log entry, spokes and hub are computed on what is there
+// now; anything else is applied path by path.
+func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Hash) (gitstore.Hash, []string, error) {
+	var parent gitstore.Hash
+	if len(c.Parents) > 0 {
+		parent = c.Parents[0]
+	}
+	diff, err := s.store.Diff(ctx, parent, c.Hash)
+	if err != nil {
+		return gitstore.Hash{}, nil, err
+	}
+	tr, isBatch := ParseTrailers(c.Message)
+	regenerate := isBatch
+	touchedLog := false
+	for _, fc := range diff {
+		p, ok := s.spacePath(fc.Path)
+		if !ok {
+			regenerate = false
+		}
+		if ok && (p == LogPath || strings.HasPrefix(p, LogDir)) {
+			touchedLog = true
+		}
+	}
+	var conflicts []string
+	var apply []gitstore.FileChange
+	for _, fc := range diff {
+		if p, ok := s.spacePath(fc.Path); regenerate && ok && IsIndexPage(p) {
+			continue // derived: recomputed on onto
+		}
+		cur, err := s.store.BlobOf(ctx, onto, fc.Path)
+		if errors.Is(err, gitstore.ErrNotFound) {
+			cur, err = gitstore.Hash{}, nil
+		}
+		if err != nil {
+			return gitstore.Hash{}, nil, err
+		}
+		if cur != fc.From && cur != fc.To {
+			conflicts = append(conflicts, fc.Path)
+			continue
+		}
+		apply = append(apply, fc)
+	}
+	if len(conflicts) > 0 {
+		for i, p := range conflicts {
+			if sp, ok := s.spacePath(p); ok {
+				conflicts[i] = sp
+			}
+		}
+		return gitstore.Hash{}, conflicts, nil
+	}
+	var changes []gitstore.Change
+	if regenerate {
+		if changes, err = s.rebuildBatch(ctx, c, tr, apply, onto, !touchedLog); err != nil {
+			return gitstore.Hash{}, nil, err
+		}
+	} else {
+		for _, fc := range apply {
+			if fc.To.IsZero() {
+				changes = append(changes, gitstore.Change{Path: fc.Path, Delete: true})
+				continue
+			}
+			data, err := s.store.ReadBlob(ctx, fc.To)
+			if err != nil {
+				return gitstore.Hash{}, nil, err
+			}
+			changes = append(changes, gitstore.Change{Path: fc.Path, Data: data})
+		}
+	}
+	h, err := s.store.WriteCommit(ctx, gitstore.CommitRequest{
+		Parent: onto, Changes: changes, Message: c.Message, Author: c.Author, Committer: c.Committer,
+	})
+	if errors.Is(err, gitstore.ErrNoChange) {
+		return onto, nil, nil
+	}
+	return h, nil, err
+}
+
+// rebuildBatch prepares a pt batch again on onto from its own pages, as
+// Apply would: same id, kind, title, approver, author and time, so that its
+// log entry reads as it did; the spokes and hub follow the pages.
+func (s *Space) rebuildBatch(ctx context.Context, c gitstore.Commit, tr Trailers, pages []gitstore.FileChange, onto gitstore.Hash, quiet bool) ([]gitstore.Change, error) {
+	kind := content.AuthorHuman
+	if tr.AgentName != "" {
+		kind = content.AuthorAgent
+	}
+	b := Batch{
+		Kind: tr.Kind, ID: tr.BatchID, ApprovedBy: tr.ApprovedBy, Reverts: tr.Reverts, Quiet: quiet,
+		Title:  strings.TrimPrefix(Subject(c.Message), tr.Kind+": "),
+		Author: Author{Name: c.Author.Name, Email: c.Author.Email, Kind: kind},
+		When:   c.Author.When.UTC().Truncate(time.Second),
+	}
+	tx := newTx(s, Rev(onto.String()), b)
+	for _, fc := range pages {
+		p, _ := s.spacePath(fc.Path)
+		if fc.To.IsZero() {
+			if err := tx.Delete(ctx, p, RolePage); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		data, err := s.store.ReadBlob(ctx, fc.To)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.PutFile(ctx, p, data, RolePage); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.finish(ctx); err != nil {
+		return nil, fmt.Errorf("sync: rebuild batch %s: %w", tr.BatchID, err)
+	}
+	changes := make([]gitstore.Change, 0, len(tx.order))
+	for _, p := range tx.order {
+		st := tx.staged[p]
+		changes = append(changes, gitstore.Change{Path: s.repoPath(p), Data: st.data, Delete: st.deleted})
+	}
+	return changes, nil
+}
+
+func hexOrEmpty(h gitstore.Hash) string {
+	if h.IsZero() {
+		return ""
+	}
+	return h.String()
+}
