@@ -33,7 +33,7 @@ var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | 
 var cronAuthor = wiki.Author{Name: "pt cron", Kind: content.AuthorAgent}
 
 func newCronCmd(e *env) *cobra.Command {
-	var lintSpec, reapSpec string
+	var lintSpec, reapSpec, syncSpec string
 	var stopTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "cron",
@@ -61,13 +61,20 @@ func newCronCmd(e *env) *cobra.Command {
 			if reapSpec == "" {
 				reapSpec = orDefault(cfg.Reap.Schedule)
 			}
+			if syncSpec == "" {
+				syncSpec = "off"
+				if cfg.Remote != "" {
+					syncSpec = defaultSyncSpec
+				}
+			}
 			ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runCron(ctx, e.stderr, dir, lintSpec, reapSpec, stopTimeout)
+			return runCron(ctx, e.stderr, dir, cronSpecs{lint: lintSpec, reap: reapSpec, sync: syncSpec}, stopTimeout)
 		},
 	}
 	cmd.Flags().StringVar(&lintSpec, "lint", "", "lint schedule (default: kb.yaml lint.schedule, else @daily; 'off' to disable)")
 	cmd.Flags().StringVar(&reapSpec, "reap", "", "reap schedule (default: kb.yaml reap.schedule, else @daily; 'off' to disable)")
+	cmd.Flags().StringVar(&syncSpec, "sync", "", "sync schedule: pull and push the space's remote (default: "+defaultSyncSpec+" when kb.yaml names a remote, else off)")
 	cmd.Flags().DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long to wait for a running job when stopping")
 	return cmd
 }
@@ -82,7 +89,8 @@ func orDefault(spec string) string {
 // runCron schedules the jobs and blocks until ctx is done, then stops the
 // scheduler and waits for a running job up to stopTimeout; past that the
 // job's context is cancelled (a batch is atomic: it lands whole or not).
-func runCron(ctx context.Context, stderr io.Writer, dir, lintSpec, reapSpec string, stopTimeout time.Duration) error {
+func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs, stopTimeout time.Duration) error {
+	lintSpec, reapSpec := specs.lint, specs.reap
 	logger := log.New(stderr, "pt cron: ", log.LstdFlags)
 	clog := cron.PrintfLogger(logger)
 	// Recover sits inside SkipIfStillRunning: robfig's skip wrapper gives
@@ -108,6 +116,12 @@ func runCron(ctx context.Context, stderr io.Writer, dir, lintSpec, reapSpec stri
 			}
 			logger.Printf("reap scheduled: %s", reapSpec)
 		}
+	}
+	if specs.sync != "off" {
+		if _, err := c.AddFunc(specs.sync, func() { cronSync(jobCtx, logger, dir) }); err != nil {
+			return usageError{fmt.Errorf("--sync %q: %v", specs.sync, err)}
+		}
+		logger.Printf("sync scheduled: %s", specs.sync)
 	}
 	if len(c.Entries()) == 0 {
 		return usageError{fmt.Errorf("cron: nothing to schedule")}
@@ -140,6 +154,9 @@ func cronLint(ctx context.Context, logger *log.Logger, dir string) {
 		return
 	}
 	logger.Print(rep.Summary())
+	if rep.Batch != nil && !rep.Batch.Unchanged {
+		pushAfterBatch(ctx, logger, s)
+	}
 }
 
 // cronReap is one scheduled reap run.
@@ -155,4 +172,5 @@ func cronReap(ctx context.Context, logger *log.Logger, dir string) {
 		return
 	}
 	logger.Printf("reap done")
+	pushAfterBatch(ctx, logger, s)
 }

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"log"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+// defaultSyncSpec is how often pt cron pulls and pushes when kb.yaml names a
+// remote and no --sync is given.
+const defaultSyncSpec = "@every 1m"
+
+// cronSpecs are the schedules of pt cron's jobs; "off" disables one.
+type cronSpecs struct{ lint, reap, sync string }
+
+// cronSync is one scheduled sync: people's edits on the host come down, this
+// replica's batches go up.
+func cronSync(ctx context.Context, logger *log.Logger, dir string) {
+	s, err := wiki.Open(ctx, dir)
+	if err != nil {
+		logger.Printf("sync failed: %v", err)
+		return
+	}
+	defer s.Close()
+	syncOnce(ctx, logger, s)
+}
+
+// pushAfterBatch syncs right after a scheduled batch when the space has a
+// remote, so findings and expiries reach the host without waiting.
+func pushAfterBatch(ctx context.Context, logger *log.Logger, s *wiki.Space) {
+	if s.Config().Remote == "" {
+		return
+	}
+	syncOnce(ctx, logger, s)
+}
+
+func syncOnce(ctx context.Context, logger *log.Logger, s *wiki.Space) {
+	res, err := s.Sync(ctx, wiki.SyncOptions{Committer: cronAuthor})
+	if err != nil {
+		logger.Printf("sync failed (local batches are kept and pushed by the next sync): %v", err)
+		return
+	}
+	logger.Printf("sync %s: received %d, pushed %d", res.Remote, res.Received, res.Pushed)
+}
