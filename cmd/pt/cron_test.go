@@ -69,7 +69,9 @@ func TestCronSurvivesFailures(t *testing.T) {
 	defer cancel()
 	var stderr lockedBuffer
 	done := make(chan error, 1)
-	go func() { done <- runCron(ctx, &stderr, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 5*time.Second) }()
+	go func() {
+		done <- runCron(ctx, &stderr, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 5*time.Second)
+	}()
 	for range 3 {
 		select {
 		case <-calls:
@@ -105,7 +107,9 @@ func TestCronStopTimeout(t *testing.T) {
 	defer cancel()
 	var stderr lockedBuffer
 	done := make(chan error, 1)
-	go func() { done <- runCron(ctx, &stderr, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 100*time.Millisecond) }()
+	go func() {
+		done <- runCron(ctx, &stderr, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 100*time.Millisecond)
+	}()
 	select {
 	case <-started:
 	case <-time.After(10 * time.Second):
