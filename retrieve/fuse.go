@@ -5,35 +5,42 @@ import (
 	"context"
 	"slices"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 )
 
-// tune holds the ranking settings, chosen on the development questions and
-// checked on pt's own (docs/retrieval.md; TestTune sweeps them). Reciprocal
-// rank fusion adds weight/(rrfK+rank) per channel a page appears in; it needs
-// no score calibration between channels, which BM25 over sections, over pages
-// and over one topic's members do not share. Plain title+body BM25 beat the
-// index's boosted fields (title 3, heading 2, summary 2) on both corpora.
+// tune holds the ranking and sufficiency settings, chosen on the
+// development and own questions of both corpora (docs/retrieval.md has the
+// figures; TestTuneImported sweeps the variants of export_test.go).
+//
+// Channels are fused per page by the sum of weight*score/best score of the
+// channel (score fusion), which beat reciprocal rank fusion (weight/(rrfK+
+// rank), kept as a variant): a page far ahead in one channel stays ahead.
+// Plain title+body BM25 beat the index's boosted fields (title 3, heading 2,
+// summary 2) on both corpora. Navigation has a small weight: the topics an
+// import derives are broad, and a larger weight let a whole topic's pages
+// crowd out the page that answers.
 var tune = struct {
 	sectionLimit, pageLimit   int
 	rrfK                      float64
 	wSections, wPages, wNav   float64
 	pageFields, sectionFields map[string]float64 // nil: the index's DefaultFields
-	coverMaxWeight            float64
-	scoreFusion               bool
-	pathTitle                 bool // search a page's folders as part of its title
-	coverTop                  int  // results whose text sufficiency reads
-	coverPages                bool // read their whole page, not just the chosen section
+	coverMaxWeight            float64            // share of coverage taken from the best single page (the rest from the best pages jointly)
+	skipSummaries             bool               // summaries rank only through navigation
+	scoreFusion               bool               // score fusion; false: reciprocal rank fusion
+	pathTitle                 bool               // search a page's folders as part of its title
+	coverTop                  int                // results whose text sufficiency reads
+	coverPages                bool               // read their whole page, not just the chosen section
 	minCoverage               float64
 	noSuff                    bool // never insufficient (tuning only: measures ranking alone)
 	noFamily                  bool // no family spreading (tuning only)
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
-	wSections: 1.0, wPages: 1.0, wNav: 0.7,
+	wSections: 1.0, wPages: 1.0, wNav: 0.2,
 	pageFields: plainFields, sectionFields: plainFields,
-	pathTitle: true, scoreFusion: true,
-	coverTop: 3, coverPages: true, minCoverage: 0.65, coverMaxWeight: 0.5,
+	pathTitle: true, scoreFusion: true, skipSummaries: true,
+	coverTop: 3, coverPages: true, minCoverage: 0.6, coverMaxWeight: 0.5,
 }
 
 // group is the fused candidate: the knowledge one page holds, under its
@@ -78,6 +85,13 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 		seen := map[string]bool{}
 		r := 0
 		for _, h := range hits {
+			if tune.skipSummaries && name != "spokes" && h.PageKind == content.KindSummary {
+				// A summary restates its source in fewer words, so BM25's
+				// length normalisation ranks its stray matches above the
+				// source's real ones; the source speaks for both here, the
+				// summary through the spokes.
+				continue
+			}
 			g := get(h)
 			if keep {
 				g.addSection(h)

@@ -29,7 +29,7 @@ const (
 type candidate struct {
 	g       *group
 	sec     index.Hit
-	more    []index.Hit // other matching sections of the same page
+	more    []index.Hit // other matching sections of the group
 	page    *wiki.PageAt
 	title   string
 	review  bool
@@ -60,7 +60,7 @@ func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, gr
 				continue
 			}
 		}
-		sec := g.sections[0]
+		sec := representative(g)
 		pa, err := readAt(ctx, s, head, sec)
 		if err != nil {
 			continue // unreadable now (a broken page): it cannot be cited
@@ -70,14 +70,31 @@ func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, gr
 		}
 		c := candidate{g: g, sec: sec, page: pa, title: sec.Title, fused: g.fused,
 			review: review[sec.Path] || review[g.key] || review["sources/"+g.key] || review["summaries/"+g.key]}
-		for _, h := range g.sections[1:] {
-			if h.Path == sec.Path && len(c.more) < 2 {
+		// Other matching sections of the group (of this page, or of its
+		// source or summary) are evidence for sufficiency.
+		for _, h := range g.sections {
+			if len(c.more) == 3 {
+				break
+			}
+			if h.ID != sec.ID {
 				c.more = append(c.more, h)
 			}
 		}
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// representative is the section that stands for a group: its best, except
+// that a source's own text is preferred to its summary's restatement, which
+// drops the details (flags, numbers, names) a question usually asks for.
+func representative(g *group) index.Hit {
+	for _, h := range g.sections {
+		if h.PageKind != content.KindSummary {
+			return h
+		}
+	}
+	return g.sections[0]
 }
 
 // readAt reads the page of an index hit. The index reflects head, so the

@@ -180,9 +180,15 @@ func TestIndexLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err = Query(ctx, s, q)
-	other.Close()
 	if err != nil || !res.Sufficient || res.Trace.Index != "memory" {
 		t.Fatalf("query on a busy index: %+v %v", res, err)
+	}
+	// the stand-in is kept and follows new commits
+	put(t, s, map[string]string{"pages/tea.md": "# Tea\n\nGreen tea on Mondays.\n"})
+	res, err = Query(ctx, s, Request{Question: "green tea mondays", Now: testWhen})
+	other.Close()
+	if err != nil || !res.Sufficient || res.Trace.Index != "memory" || res.Results[0].Path != "pages/tea.md" {
+		t.Fatalf("second query on a busy index: %+v %v", res, err)
 	}
 	if err := Rebuild(ctx, s); err != nil {
 		t.Fatal(err)
@@ -217,5 +223,26 @@ func TestGoldRank(t *testing.T) {
 	}
 	if rank, all := goldRank([]string{"x.md"}, nil, 8); rank != 0 || all {
 		t.Errorf("empty gold: %d %v", rank, all)
+	}
+}
+
+// Concurrent queries share one index and agree.
+func TestQueryConcurrent(t *testing.T) {
+	s := storageSpace(t)
+	put(t, s, map[string]string{"pages/lunch.md": "# Lunch\n\nDumplings on Thursdays.\n"})
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			res, err := Query(context.Background(), s, Request{Question: "dumplings thursdays", Now: testWhen})
+			if err == nil && (!res.Sufficient || res.Results[0].Path != "pages/lunch.md") {
+				err = errors.New("wrong answer: " + res.Trace.Reason)
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

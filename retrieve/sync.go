@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
@@ -22,10 +23,24 @@ func IndexDir(s *wiki.Space) string { return filepath.Join(s.StateDir(), indexDi
 // open holds the on-disk indexes this process has open, one per directory, so
 // that a long-running process (the MCP server) queries a warm index and
 // bluge's one-writer rule is never hit from inside one process.
+//
+// When the directory is busy (another process holds it), an index in memory
+// stands in, kept and updated like the disk one, and Open is not tried again
+// for busyRetry: bluge leaks goroutines on every failed open, and a server
+// beside another pt process would otherwise leak them on every query.
 var open = struct {
 	sync.Mutex
-	m map[string]*index.Index
-}{m: map[string]*index.Index{}}
+	m         map[string]*index.Index
+	mem       map[string]*index.Index
+	busyUntil map[string]time.Time
+}{m: map[string]*index.Index{}, mem: map[string]*index.Index{}, busyUntil: map[string]time.Time{}}
+
+// busyRetry is how long a busy index directory is left alone.
+const busyRetry = 30 * time.Second
+
+// updateMu serializes updates of the shared on-disk indexes, so that
+// concurrent queries in a server do not re-index the same diff twice.
+var updateMu sync.Mutex
 
 // handle is an index ready to search at a commit.
 type handle struct {
@@ -44,25 +59,51 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 	ix := open.m[dir]
 	var err error
 	if ix == nil {
-		ix, err = openOrReset(dir)
-		if err == nil {
+		if time.Now().Before(open.busyUntil[dir]) {
+			err = index.ErrBusy
+		} else {
+			ix, err = openOrReset(dir)
+		}
+		switch {
+		case err == nil:
 			open.m[dir] = ix
+			delete(open.busyUntil, dir)
+			if mem := open.mem[dir]; mem != nil {
+				mem.Close()
+				delete(open.mem, dir)
+			}
+		case errors.Is(err, index.ErrBusy):
+			if _, ok := open.busyUntil[dir]; !ok || time.Now().After(open.busyUntil[dir]) {
+				open.busyUntil[dir] = time.Now().Add(busyRetry)
+			}
+		}
+	}
+	var mem *index.Index
+	if err != nil {
+		// Busy elsewhere, or the disk refused: answer from memory.
+		mem = open.mem[dir]
+		if mem == nil {
+			if mem, err = index.OpenMemory(); err != nil {
+				open.Unlock()
+				return nil, err
+			}
+			open.mem[dir] = mem
 		}
 	}
 	open.Unlock()
-	if err != nil {
-		// Busy elsewhere, or the disk refused: answer from memory.
-		mem, merr := index.OpenMemory()
-		if merr != nil {
-			return nil, merr
-		}
-		if err := update(ctx, s, mem, head); err != nil {
-			mem.Close()
+	if mem != nil {
+		updateMu.Lock()
+		err := update(ctx, s, mem, head)
+		updateMu.Unlock()
+		if err != nil {
 			return nil, err
 		}
 		return &handle{ix: mem, kind: "memory"}, nil
 	}
-	if err := update(ctx, s, ix, head); err != nil {
+	updateMu.Lock()
+	err = update(ctx, s, ix, head)
+	updateMu.Unlock()
+	if err != nil {
 		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			// A failed incremental update (the recorded commit is gone after
 			// a history rewrite, say) is repaired by a full rebuild.
@@ -84,12 +125,9 @@ func acquireOpen(dir string) (*handle, error) {
 	return nil, fmt.Errorf("index %s: not open", dir)
 }
 
-// release closes a per-call memory index; disk indexes stay open.
-func (h *handle) release() {
-	if h.kind == "memory" {
-		h.ix.Close()
-	}
-}
+// release ends a query's use of the index. Indexes stay open for the next
+// query until CloseIndexes.
+func (h *handle) release() {}
 
 // openOrReset opens the index in dir, deleting and recreating it when it is
 // corrupt or of another format. ErrBusy is returned as is.
@@ -112,6 +150,11 @@ func resetAt(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) erro
 		ix.Close()
 		delete(open.m, dir)
 	}
+	if mem := open.mem[dir]; mem != nil {
+		mem.Close()
+		delete(open.mem, dir)
+	}
+	delete(open.busyUntil, dir)
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -138,6 +181,11 @@ func CloseIndexes() error {
 		errs = append(errs, ix.Close())
 		delete(open.m, dir)
 	}
+	for dir, ix := range open.mem {
+		errs = append(errs, ix.Close())
+		delete(open.mem, dir)
+	}
+	clear(open.busyUntil)
 	return errors.Join(errs...)
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -20,7 +21,7 @@ type Query struct {
 	Paths         []string           // restrict to these paths
 	ExcludeStatus []string           // drop Docs with these statuses, e.g. stale, retracted, expired
 	Limit         int                // maximum hits; 0 means DefaultLimit, capped at MaxLimit
-	Fields        map[string]float64 // per-field boosts by name (see DefaultFields); nil means DefaultFields; a field left out or boosted <= 0 is not searched
+	Fields        map[string]float64 // per-field boosts by name; nil means DefaultFields(); a field left out or boosted <= 0 is not searched
 	OmitBody      bool               // leave Hit.Body empty, for callers that only rank
 
 	exact bool // score every document matching any term (see termsQuery); tests only
@@ -46,9 +47,9 @@ const (
 	maxQuestionBytes = 64 << 10
 )
 
-// DefaultFields are the boosts used when Query.Fields is nil: a word in a
+// defaultFields are the boosts used when Query.Fields is nil: a word in a
 // title says more about a unit than the same word in its body.
-var DefaultFields = map[string]float64{
+var defaultFields = map[string]float64{
 	fieldTitle:   3,
 	fieldHeading: 2,
 	fieldSummary: 2,
@@ -56,9 +57,22 @@ var DefaultFields = map[string]float64{
 	fieldBody:    1,
 }
 
-// Search returns the Docs that best match q, best first; ties are broken by
-// ID so that results are stable. A question with no usable terms (empty, only
-// stop words or punctuation) returns no hits and no error.
+// DefaultFields returns the boosts used when Query.Fields is nil (title 3,
+// heading 2, summary 2, topics 1.5, body 1), and so the names Query.Fields
+// accepts; a copy, for callers that tune one boost and keep the rest.
+func DefaultFields() map[string]float64 {
+	return maps.Clone(defaultFields)
+}
+
+// Search returns the Docs that best match q, best first; hits of equal score
+// are ordered by ID. A question with no usable terms (empty, only stop words
+// or punctuation) returns no hits and no error.
+//
+// Scores are BM25 summed over matching (term, field) pairs. On a large index,
+// words that a large share of the documents hold only add to the score of
+// documents found by the question's more selective words, and words in most
+// documents are ignored (see termsQuery); on the benchmark corpus that keeps
+// nine in ten of the exact top ten at a sixth of the cost.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	bq, err := buildQuery(q)
 	if err != nil {
@@ -120,11 +134,11 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 func buildQuery(q Query) (bluge.Query, error) {
 	fields := q.Fields
 	if fields == nil {
-		fields = DefaultFields
+		fields = defaultFields
 	}
 	names := make([]string, 0, len(fields))
 	for name, boost := range fields {
-		if _, ok := DefaultFields[name]; !ok {
+		if _, ok := defaultFields[name]; !ok {
 			return nil, fmt.Errorf("unknown query field %q", name)
 		}
 		if boost > 0 {
@@ -143,6 +157,9 @@ func buildQuery(q Query) (bluge.Query, error) {
 			text.clauses = append(text.clauses, clause{term: t, field: name, boost: fields[name]})
 		}
 	}
+	if len(q.Types) == 0 && len(q.Paths) == 0 && len(q.ExcludeStatus) == 0 {
+		return text, nil
+	}
 	bq := bluge.NewBooleanQuery().AddMust(text)
 	if f := anyOf(fieldType, q.Types); f != nil {
 		bq.AddMust(f)
@@ -151,7 +168,7 @@ func buildQuery(q Query) (bluge.Query, error) {
 		bq.AddMust(f)
 	}
 	for _, s := range q.ExcludeStatus {
-		bq.AddMustNot(bluge.NewTermQuery(s).SetField(fieldStatus))
+		bq.AddMustNot(termQuery{term: s, field: fieldStatus})
 	}
 	return bq, nil
 }
@@ -164,7 +181,7 @@ func anyOf(field string, values []string) bluge.Query {
 	}
 	q := bluge.NewBooleanQuery().SetMinShould(1).SetBoost(0)
 	for _, v := range values {
-		q.AddShould(bluge.NewTermQuery(v).SetField(field))
+		q.AddShould(termQuery{term: v, field: field})
 	}
 	return q
 }

@@ -1,0 +1,99 @@
+//go:build evalcorpora
+
+package retrieve_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/ptwiki/pt/ingest"
+	"github.com/ptwiki/pt/retrieve"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// TestTuneImported sweeps ranking variants (retrieve.TuneVariants) over the
+// imported corpora with PT_TUNE=1. It prints figures with sufficiency off
+// (ranking alone) and the coverage of answerable and unanswerable questions;
+// it asserts nothing.
+func TestTuneImported(t *testing.T) {
+	if os.Getenv("PT_TUNE") == "" {
+		t.Skip("set PT_TUNE=1")
+	}
+	root := "/work/shared/corpora"
+	when := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	ctx := context.Background()
+	load := func(p string) []retrieve.Question {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		qs, err := retrieve.ReadQuestions(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return qs
+	}
+	type set struct {
+		s  *wiki.Space
+		qs []retrieve.Question
+	}
+	var sets []set
+	for _, c := range []struct{ corpus, dev, own string }{
+		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl"},
+		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl"},
+	} {
+		s, _, err := wiki.Init(ctx, t.TempDir(), wiki.InitOptions{Name: c.corpus, When: when})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := ingest.Import(ctx, s, filepath.Join(root, c.corpus), ingest.ImportOptions{ApprovedBy: "eval", When: when}); err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, set{s, append(load(filepath.Join(root, c.dev)), load(c.own)...)})
+	}
+	defer retrieve.CloseIndexes()
+	var names []string
+	for n := range retrieve.TuneVariants {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if only := os.Getenv("PT_TUNE_ONLY"); only != "" && only != name {
+			continue
+		}
+		restore := retrieve.WithTune(name, true)
+		line := name
+		for _, st := range sets {
+			rep, err := retrieve.Eval(ctx, st.s, st.qs, retrieve.EvalOptions{Now: when})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var neg, pos []float64
+			for _, r := range rep.Results {
+				if len(r.Gold) == 0 {
+					neg = append(neg, r.Coverage)
+				} else {
+					pos = append(pos, r.Coverage)
+				}
+				if os.Getenv("PT_TUNE_V") != "" && len(r.Gold) > 0 && (r.Rank == 0 || r.Rank > 3) {
+					t.Logf("  %s rank %d bm25 %d top %v", r.ID, r.Rank, r.BM25Rank, r.Top[:min(4, len(r.Top))])
+				}
+			}
+			slices.Sort(neg)
+			slices.Sort(pos)
+			t.Logf("%s coverage unanswerable %v answerable %v", name, neg, pos)
+			p, b := rep.Systems[0], rep.Systems[1]
+			line += fmt.Sprintf(" | h1 %.2f h5 %.2f mrr %.2f mh %.2f tok %d (bm25 h5 %.2f mrr %.2f)", p.HitAt1, p.HitAt5, p.MRR, p.MultiHop, p.MedianTokens, b.HitAt5, b.MRR)
+		}
+		restore()
+		t.Log(line)
+	}
+}
