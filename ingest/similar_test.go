@@ -125,7 +125,7 @@ func TestSimilarityLabelled(t *testing.T) {
 
 func TestFingerprintProperties(t *testing.T) {
 	text := "The index is keyed by commit. It is rebuilt when missing."
-	if Fingerprint(text) != Fingerprint(text) {
+	if a, b := Fingerprint(text), Fingerprint(text); a != b {
 		t.Error("Fingerprint is not deterministic")
 	}
 	if got := Similarity(Fingerprint(text), Fingerprint(text)); got != 1 {

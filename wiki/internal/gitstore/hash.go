@@ -53,8 +53,5 @@ func hashObject(t objectType, data []byte) Hash {
 	return h
 }
 
-// emptyBlob and emptyTree are the well-known ids of the empty blob and tree.
-var (
-	emptyBlob = hashObject(blobObject, nil)
-	emptyTree = hashObject(treeObject, nil)
-)
+// emptyTree is the well-known id of the empty tree.
+var emptyTree = hashObject(treeObject, nil)
