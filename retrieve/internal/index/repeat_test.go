@@ -19,11 +19,11 @@ func TestSearchesDoNotInterfere(t *testing.T) {
 	backends(t, func(t *testing.T, ix *Index) {
 		c := newCorpus(4)
 		var docs []Doc
-		for i := range 400 {
+		for i := range 250 {
 			docs = append(docs, c.page(i, "r0")...)
 		}
 		apply(t, ix, "c0", docs)
-		qs := make([]Query, 300)
+		qs := make([]Query, 200)
 		for i := range qs {
 			qs[i] = Query{Text: c.question(), Limit: 10, OmitBody: true}
 			if i%2 == 0 {
