@@ -23,9 +23,9 @@ func TestCorpusEval(t *testing.T) {
 	if os.Getenv("PT_EVAL") == "" {
 		t.Skip("set PT_EVAL=1 to evaluate on the corpora")
 	}
-	for _, c := range []struct{ corpus, dev, own string }{
-		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl"},
-		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl"},
+	for _, c := range []struct{ corpus, dev, own, final string }{
+		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl", "testdata/gowiki-final-questions.jsonl"},
+		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl", "testdata/k8s-final-questions.jsonl"},
 	} {
 		t.Run(c.corpus, func(t *testing.T) {
 			dir := filepath.Join(corporaDir(), c.corpus)
@@ -33,7 +33,7 @@ func TestCorpusEval(t *testing.T) {
 				t.Skip(err)
 			}
 			s := corpusSpace(t, dir)
-			for _, qf := range []string{filepath.Join(corporaDir(), c.dev), c.own} {
+			for _, qf := range []string{filepath.Join(corporaDir(), c.dev), c.own, c.final} {
 				f, err := os.Open(qf)
 				if err != nil {
 					t.Log(err)

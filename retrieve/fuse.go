@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/retrieve/internal/index"
@@ -22,25 +23,31 @@ import (
 // import derives are broad, and a larger weight let a whole topic's pages
 // crowd out the page that answers.
 var tune = struct {
-	sectionLimit, pageLimit   int
-	rrfK                      float64
-	wSections, wPages, wNav   float64
-	pageFields, sectionFields map[string]float64 // nil: the index's DefaultFields
-	coverMaxWeight            float64            // share of coverage taken from the best single page (the rest from the best pages jointly)
-	skipSummaries             bool               // summaries rank only through navigation
-	scoreFusion               bool               // score fusion; false: reciprocal rank fusion
-	pathTitle                 bool               // search a page's folders as part of its title
-	coverTop                  int                // results whose text sufficiency reads
-	coverPages                bool               // read their whole page, not just the chosen section
-	minCoverage               float64
-	noSuff                    bool // never insufficient (tuning only: measures ranking alone)
-	noFamily                  bool // no family spreading (tuning only)
+	sectionLimit, pageLimit     int
+	rrfK                        float64
+	wSections, wPages, wNav     float64
+	pageFields, sectionFields   map[string]float64 // nil: the index's DefaultFields
+	coverMaxWeight              float64            // share of coverage taken from the best single page (the rest from the best pages jointly)
+	skipSummaries               bool               // summaries rank only through navigation
+	scoreFusion                 bool               // score fusion; false: reciprocal rank fusion
+	pathTitle                   bool               // search a page's folders as part of its title
+	coverTop                    int                // results whose text sufficiency reads
+	coverPages                  bool               // read their whole page, not just the chosen section
+	minCoverage                 float64
+	peakRatio, peakMinCoverage  float64 // a best page this far ahead of the fifth in both channels, which agree, is enough from this coverage
+	knownMinCoverage            float64 // coverage enough when the space uses every word of the question (0: off)
+	wFeedback                   float64 // weight of the pages channel searched with the question expanded by feedback (0: off)
+	feedbackDocs, feedbackTerms int
+	noSuff                      bool // never insufficient (tuning only: measures ranking alone)
+	noFamily                    bool // no family spreading (tuning only)
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
 	wSections: 1.0, wPages: 1.0, wNav: 0.2,
 	pageFields: plainFields, sectionFields: plainFields,
 	pathTitle: true, scoreFusion: true, skipSummaries: true,
 	coverTop: 3, coverPages: true, minCoverage: 0.6, coverMaxWeight: 0.5,
+	peakRatio: 3, peakMinCoverage: 0.4,
+	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
 }
 
 // group is the fused candidate: the knowledge one page holds, under its
@@ -55,7 +62,7 @@ type group struct {
 // rank runs the channels and fuses them into groups, best first, with
 // families of near-duplicates kept from crowding the top: the second member
 // of a family waits until every family has had its best member placed.
-func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, question string, tr *Trace) ([]*group, error) {
+func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, question string, tr *Trace, ev *evidence) ([]*group, error) {
 	secs, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typeSection}, Limit: tune.sectionLimit, Fields: tune.sectionFields, ExcludeStatus: inactive})
 	if err != nil {
 		return nil, err
@@ -67,6 +74,20 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 	nav, err := navigate(ctx, s, ix, head, question, tr)
 	if err != nil {
 		return nil, err
+	}
+	ev.observe(secs, pages)
+	var fb []index.Hit
+	if tune.wFeedback > 0 {
+		extra, err := feedbackTerms(ctx, ix, question, secs)
+		if err != nil {
+			return nil, err
+		}
+		if len(extra) > 0 {
+			fb, err = ix.Search(ctx, index.Query{Text: question + " " + strings.Join(extra, " "), Types: []string{typePage}, Limit: tune.pageLimit, Fields: tune.pageFields, ExcludeStatus: inactive, OmitBody: true})
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	groups := map[string]*group{}
 	get := func(h index.Hit) *group {
@@ -111,6 +132,7 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 	addChannel(nav, tune.wNav, "spokes", true)
 	addChannel(secs, tune.wSections, "sections", true)
 	addChannel(pages, tune.wPages, "pages", false)
+	addChannel(fb, tune.wFeedback, "feedback", false)
 
 	out := make([]*group, 0, len(groups))
 	pagesRead := map[string]bool{}

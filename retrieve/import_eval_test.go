@@ -29,11 +29,11 @@ func TestImportedCorpusEval(t *testing.T) {
 	}
 	when := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
-		corpus, dev, own string
-		prefixes         []string
+		corpus, dev, own, final string
+		prefixes                []string
 	}{
-		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl", []string{"/wiki/", "https://go.dev/wiki/", "https://golang.org/wiki/", "https://github.com/golang/go/wiki/"}},
-		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl", []string{"https://github.com/kubernetes/community/blob/master/", "https://github.com/kubernetes/community/tree/master/", "https://git.k8s.io/community/"}},
+		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl", "testdata/gowiki-final-questions.jsonl", []string{"/wiki/", "https://go.dev/wiki/", "https://golang.org/wiki/", "https://github.com/golang/go/wiki/"}},
+		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl", "testdata/k8s-final-questions.jsonl", []string{"https://github.com/kubernetes/community/blob/master/", "https://github.com/kubernetes/community/tree/master/", "https://git.k8s.io/community/"}},
 	} {
 		t.Run(c.corpus, func(t *testing.T) {
 			dir := filepath.Join(root, c.corpus)
@@ -52,7 +52,7 @@ func TestImportedCorpusEval(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("import %v", time.Since(start))
-			for _, qf := range []string{filepath.Join(root, c.dev), c.own} {
+			for _, qf := range []string{filepath.Join(root, c.dev), c.own, c.final} {
 				f, err := os.Open(qf)
 				if err != nil {
 					t.Fatal(err)

@@ -53,7 +53,8 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	defer h.release()
 	res.Trace.Index = h.kind
 
-	groups, err := rank(ctx, s, h.ix, head, req.Question, &res.Trace)
+	ev := evidence{Question: req.Question}
+	groups, err := rank(ctx, s, h.ix, head, req.Question, &res.Trace, &ev)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
@@ -69,7 +70,7 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
-	ok, cov, reason := sufficient(terms, stats, picked)
+	ok, cov, reason := sufficient(terms, stats, picked, &ev)
 	res.Trace.Coverage = round3(cov)
 	if !ok {
 		res.Trace.Reason = reason

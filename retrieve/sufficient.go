@@ -21,7 +21,8 @@ import (
 // pages' joint share: unanswerable questions covered 0.20–0.59 (gowiki) and
 // 0.27–0.60 (k8s-community), answerable ones 0.46–1 and 0.47–1 with three
 // of each below 0.6. The margin is thin; docs/retrieval.md has the figures.
-func sufficient(terms []string, st index.TermStats, cs []candidate) (bool, float64, string) {
+// Below the threshold, evidence.standsOut may still accept the answer.
+func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence) (bool, float64, string) {
 	if len(cs) == 0 {
 		return false, 0, "nothing in the space matches the question"
 	}
@@ -36,7 +37,7 @@ func sufficient(terms []string, st index.TermStats, cs []candidate) (bool, float
 		all += weights[i]
 	}
 	union := map[string]bool{}
-	var best float64
+	var best, top1 float64
 	for i, c := range cs {
 		if i == tune.coverTop {
 			break
@@ -62,12 +63,28 @@ func sufficient(terms []string, st index.TermStats, cs []candidate) (bool, float
 			}
 		}
 		best = max(best, have)
+		if i == 0 {
+			top1 = have
+		}
 	}
-	var have float64
+	var have, absent, missing float64
 	for j, t := range terms {
 		if union[t] {
 			have += weights[j]
+		} else {
+			missing = max(missing, weights[j])
 		}
+		if st.DF[t] == 0 {
+			absent += weights[j]
+		}
+	}
+	if all > 0 {
+		ev.Best, ev.Union, ev.Top1 = best/all, have/all, top1/all
+		ev.Absent, ev.MissingMax = absent/all, missing/all
+	}
+	ev.Terms = len(terms)
+	if gateHook != nil {
+		gateHook(*ev)
 	}
 	// A page that holds most of the question is the evidence that counts;
 	// the union of the best pages lets a question answered across two pages
@@ -78,7 +95,7 @@ func sufficient(terms []string, st index.TermStats, cs []candidate) (bool, float
 		return false, 0, "the question has no searchable words"
 	}
 	cov := have / all
-	if cov < tune.minCoverage && !tune.noSuff {
+	if cov < tune.minCoverage && !tune.noSuff && !ev.standsOut(cov) {
 		return false, cov, "the best matches miss the question's distinctive words"
 	}
 	return true, cov, ""

@@ -208,11 +208,29 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev) 
 	}
 	var docs []index.Doc
 	var deletes []string
-	flush := func(commit string) error {
-		err := ix.Apply(ctx, commit, docs, deletes)
-		docs, deletes = docs[:0], deletes[:0]
+	// One chunk is applied while the next is read and flattened: reading
+	// blobs and parsing Markdown cost about a third of a rebuild and need not
+	// wait for bluge.
+	var pending chan error
+	wait := func() error {
+		if pending == nil {
+			return nil
+		}
+		err := <-pending
+		pending = nil
 		return err
 	}
+	flush := func(commit string) error {
+		if err := wait(); err != nil {
+			return err
+		}
+		d, del := docs, deletes
+		docs, deletes = nil, nil
+		pending = make(chan error, 1)
+		go func() { pending <- ix.Apply(ctx, commit, d, del) }()
+		return nil
+	}
+	defer wait() // an early return still lets the chunk in flight finish
 	for _, c := range changes {
 		if !indexed(c.Path) {
 			continue
@@ -239,5 +257,8 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev) 
 			}
 		}
 	}
-	return flush(string(head))
+	if err := flush(string(head)); err != nil {
+		return err
+	}
+	return wait()
 }

@@ -56,5 +56,5 @@ type Trace struct {
 	Coverage   float64  `json:"coverage"`           // share of the question's content terms found in the best results
 	Candidates int      `json:"candidates"`         // sections considered after fusion
 	Reason     string   `json:"reason,omitempty"`   // why the answer is insufficient, when it is
-	Channels   []string `json:"channels,omitempty"` // channels that produced candidates: spokes, sections, pages
+	Channels   []string `json:"channels,omitempty"` // channels that produced candidates: spokes, sections, pages, feedback
 }

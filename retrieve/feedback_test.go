@@ -1,0 +1,80 @@
+package retrieve
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/retrieve/internal/index"
+)
+
+// TestFeedbackTerms checks that the word the best sections share, and the
+// question lacks, is the one the question is expanded with.
+func TestFeedbackTerms(t *testing.T) {
+	s := newSpace(t)
+	put(t, s, map[string]string{
+		"pages/a.md":     page(content.Meta{Title: "Pause image"}, "The pause container holds the namespaces of a pod. Bump the pause image first.\n"),
+		"pages/b.md":     page(content.Meta{Title: "Sandbox"}, "The sandbox holds the namespaces; its pause container is tiny.\n"),
+		"pages/c.md":     page(content.Meta{Title: "Lunch"}, "We order noodles on Fridays.\n"),
+		"pages/d.md":     page(content.Meta{Title: "Namespaces"}, "Linux namespaces isolate processes.\n"),
+		"pages/e.md":     page(content.Meta{Title: "Other"}, "Nothing to see.\n"),
+		"pages/pause.md": page(content.Meta{Title: "Pause"}, "Pause container releases are bumped in order.\n"),
+	})
+	ctx := context.Background()
+	head, err := s.Head(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := acquire(ctx, s, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "which container holds the namespaces of a pod?"
+	secs, err := h.ix.Search(ctx, index.Query{Text: q, Types: []string{typeSection}, Limit: 20, Fields: plainFields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := feedbackTerms(ctx, h.ix, q, secs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(got, "paus") {
+		t.Errorf("feedback terms %v lack the shared word pause", got)
+	}
+	for _, own := range index.Terms(q) {
+		if slices.Contains(got, own) {
+			t.Errorf("feedback terms %v repeat the question's %q", got, own)
+		}
+	}
+}
+
+// TestStandsOut checks the two ways a question short of coverage is still
+// answered.
+func TestStandsOut(t *testing.T) {
+	saved := tune
+	defer func() { tune = saved }()
+	tune.knownMinCoverage = 0.5
+	for _, c := range []struct {
+		name string
+		ev   evidence
+		cov  float64
+		want bool
+	}{
+		{"peak agreed", evidence{Agree: true, PageRatio: 4, SecRatio: 3.5}, 0.45, true},
+		{"peak in one channel only", evidence{Agree: true, PageRatio: 4, SecRatio: 1.2}, 0.45, false},
+		{"peak on different pages", evidence{Agree: false, PageRatio: 4, SecRatio: 4}, 0.45, false},
+		{"peak but too little coverage", evidence{Agree: true, PageRatio: 4, SecRatio: 4}, 0.3, false},
+		{"known words, near miss", evidence{Absent: 0}, 0.52, true},
+		{"a word the space never uses", evidence{Absent: 0.2}, 0.52, false},
+		{"known words, far short", evidence{Absent: 0}, 0.4, false},
+	} {
+		if got := c.ev.standsOut(c.cov); got != c.want {
+			t.Errorf("%s: standsOut(%v) = %v, want %v", c.name, c.cov, got, c.want)
+		}
+	}
+	tune.knownMinCoverage = 0
+	if (&evidence{}).standsOut(0.55) {
+		t.Error("known-words rule applies while switched off")
+	}
+}
