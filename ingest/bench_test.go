@@ -3,8 +3,10 @@ package ingest_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ptwiki/pt/ingest"
@@ -24,11 +26,19 @@ func corpus(tb testing.TB, name string) string {
 }
 
 // BenchmarkImport imports a whole corpus into a fresh space per iteration
-// and reports pages per second.
+// and reports pages per second: the shared corpora when they are on this
+// machine, and a generated corpus of 1,000 Markdown files.
+//
+//	go test ./ingest/ -run '^$' -bench Import -benchtime 3x
 func BenchmarkImport(b *testing.B) {
-	for _, name := range []string{"gowiki", "k8s-community"} {
+	for _, name := range []string{"generated", "gowiki", "k8s-community"} {
 		b.Run(name, func(b *testing.B) {
-			dir := corpus(b, name)
+			var dir string
+			if name == "generated" {
+				dir = genCorpus(b, 1000)
+			} else {
+				dir = corpus(b, name)
+			}
 			ctx := context.Background()
 			pages := 0
 			for b.Loop() {
@@ -44,6 +54,83 @@ func BenchmarkImport(b *testing.B) {
 			b.ReportMetric(float64(pages)*float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 		})
 	}
+}
+
+// genCorpus writes n Markdown files shaped like a team's documentation
+// (folders of 10 to 40 files, a README per folder, headings, prose, lists,
+// links between files, decisions and action items) into a temporary
+// directory.
+func genCorpus(b *testing.B, n int) string {
+	b.Helper()
+	words := strings.Fields(`service deploy cluster index query latency storage cache release incident
+		rollback database schema migration replica shard leader election timeout retry queue worker
+		scheduler batch commit branch review approval owner oncall alert metric dashboard trace budget
+		error region failover backup restore snapshot throughput capacity quota token session proxy
+		gateway ingress certificate rotation secret policy audit tenant billing feature flag rollout
+		canary staging pipeline build test coverage lint design proposal meeting planning estimate risk
+		upgrade version api endpoint client server protocol config memory disk network connection pool
+		lock profile benchmark regression search ranking document page summary topic the a of and to
+		in for is on that with we it be this as by are from because however instead should must`)
+	r := rand.New(rand.NewPCG(11, 13))
+	sentence := func() string {
+		ws := make([]string, 6+r.IntN(16))
+		for i := range ws {
+			ws[i] = words[r.IntN(len(words))]
+		}
+		out := strings.Join(ws, " ")
+		return strings.ToUpper(out[:1]) + out[1:] + "."
+	}
+	title := func() string {
+		out := words[r.IntN(70)] + " " + words[r.IntN(70)]
+		return strings.ToUpper(out[:1]) + out[1:]
+	}
+	dir := b.TempDir()
+	var rels []string
+	for len(rels) < n {
+		folder := fmt.Sprintf("%s-%d", words[r.IntN(70)], len(rels))
+		for k := range min(10+r.IntN(30), n-len(rels)) {
+			name := "README.md"
+			if k > 0 {
+				name = strings.ReplaceAll(strings.ToLower(title()), " ", "-") + fmt.Sprintf("-%d.md", k)
+			}
+			rels = append(rels, folder+"/"+name)
+		}
+	}
+	for _, rel := range rels {
+		var body strings.Builder
+		fmt.Fprintf(&body, "# %s\n\n", title())
+		for range 2 + r.IntN(4) {
+			fmt.Fprintf(&body, "## %s\n\n", title())
+			for range 1 + r.IntN(3) {
+				for range 2 + r.IntN(4) {
+					body.WriteString(sentence() + " ")
+				}
+				body.WriteString("\n\n")
+			}
+			switch r.IntN(4) {
+			case 0:
+				for range 3 + r.IntN(5) {
+					fmt.Fprintf(&body, "- %s\n", sentence())
+				}
+			case 1:
+				for range 2 + r.IntN(6) {
+					to := rels[r.IntN(len(rels))]
+					fmt.Fprintf(&body, "- [%s](/%s) — %s\n", title(), to, sentence())
+				}
+			case 2:
+				fmt.Fprintf(&body, "Decision: %s\n\n- [ ] @dana will %s\n", sentence(), strings.ToLower(sentence()))
+			}
+			body.WriteString("\n```\nkubectl get pods -n " + words[r.IntN(70)] + "\n```\n\n")
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // BenchmarkIngest ingests one source (with a topic from the taxonomy and
@@ -77,4 +164,31 @@ func benchSpace(b *testing.B, n int) *wiki.Space {
 	}
 	b.Cleanup(func() { s.Close() })
 	return s
+}
+
+// BenchmarkSummarizeCorpora summarises every Markdown file of the shared
+// corpora (gowiki and k8s-community, 1,128 files) once per iteration.
+//
+//	go test ./ingest/ -run '^$' -bench SummarizeCorpora -benchtime 5x
+func BenchmarkSummarizeCorpora(b *testing.B) {
+	var bodies [][]byte
+	for _, name := range []string{"gowiki", "k8s-community"} {
+		err := filepath.WalkDir(corpus(b, name), func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".md") {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			bodies = append(bodies, data)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		for _, body := range bodies {
+			ingest.Summarize("A page of the corpus", body, ingest.SummaryOptions{})
+		}
+	}
+	b.ReportMetric(float64(len(bodies)), "files/op")
 }

@@ -59,7 +59,14 @@ type importDoc struct {
 	source  string // space path of the source page
 	summary string // space path of the summary page
 	inPlace bool   // the file is already inside the space: never rewritten
-	sum     *Summary
+
+	// Rendered before the batch takes the write lock, for the head it was
+	// read at; staging renders again if the batch lands on another head.
+	rendered bool
+	head     wiki.Rev
+	state    docState
+	srcData  []byte // the source page (the file itself when in place)
+	sumData  []byte // the summary page
 }
 
 // Import migrates a directory of Markdown files into the space as one batch
@@ -115,11 +122,20 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	}
 	root := filepath.Base(abs)
 	deriveTopics(cds, tax, root)
-	summarize(ctx, s, head, docs)
 	total, base := 2*(len(docs)+len(res.Skipped)), len(docs)+2*len(res.Skipped)
 
+	// The batch's id and time are fixed now, as Apply would fix them, so
+	// that the pages can be rendered on every core before the lock.
+	when := opts.When
+	if when.IsZero() {
+		when = time.Now()
+	}
+	when = when.UTC().Truncate(time.Second)
 	b := wiki.Batch{Kind: wiki.KindImport, Title: fmt.Sprintf("import %s (%d files)", root, len(docs)),
-		ApprovedBy: opts.ApprovedBy, Author: opts.Author, When: opts.When}
+		ApprovedBy: opts.ApprovedBy, Author: opts.Author, When: when, ID: wiki.NewBatchID(when)}
+	if err := renderDocs(ctx, s, head, b, docs, opts); err != nil {
+		return nil, err
+	}
 	wres, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		res.Imported, res.Updated, res.Unchanged = 0, 0, 0
 		for i, d := range docs {
@@ -279,7 +295,8 @@ func linkCorpus(docs []*importDoc, prefixes []string) {
 	}
 	ix := newCorpusIndex(rels, prefixes)
 	dest := func(rel string) string { return where[rel] }
-	for _, d := range docs {
+	parallel(len(docs), func(i int) {
+		d := docs[i]
 		s := content.Analyze(d.page.Body)
 		for _, l := range s.Links {
 			to, _, ok := ix.resolve(d.rel, l)
@@ -297,10 +314,10 @@ func linkCorpus(docs []*importDoc, prefixes []string) {
 			}
 			d.links = append(d.links, docLink{to: to, heading: heading})
 		}
-		if !d.inPlace {
+		if !d.inPlace && len(d.links) > 0 { // with no link into the corpus there is nothing to rewrite
 			d.page.Body = rewriteLinks(d.page.Body, d.rel, ix, dest)
 		}
-	}
+	})
 }
 
 // docState is what the space already holds of a file.
@@ -336,67 +353,104 @@ func stateOf(ctx context.Context, read pageReader, d *importDoc) docState {
 	return st
 }
 
-// summarize extracts the summaries of the files that will be written, in
-// parallel, before the batch takes the write lock.
-func summarize(ctx context.Context, s *wiki.Space, head wiki.Rev, docs []*importDoc) {
+// renderDocs decides, for every file, what the space holds of it at head,
+// and renders the source and summary pages of those that will be written,
+// in parallel, before the batch takes the write lock.
+func renderDocs(ctx context.Context, s *wiki.Space, head wiki.Rev, b wiki.Batch, docs []*importDoc, opts ImportOptions) error {
 	read := func(ctx context.Context, p string) (*wiki.PageAt, error) { return s.ReadPage(ctx, head, p) }
+	// Two files that would write the same page (sources/x.md and x.md
+	// imported in place share summaries/x.md) see each other's pages only
+	// inside the batch: they are left to stageDoc.
+	uses := make(map[string]int, 2*len(docs))
+	for _, d := range docs {
+		uses[d.source]++
+		uses[d.summary]++
+	}
+	errs := make([]error, len(docs))
 	parallel(len(docs), func(i int) {
 		d := docs[i]
-		if head == "" || !stateOf(ctx, read, d).unchanged {
-			sum := Summarize(d.title, d.page.Body, SummaryOptions{})
-			d.sum = &sum
+		if uses[d.source] > 1 || uses[d.summary] > 1 {
+			return
+		}
+		d.rendered, d.head, d.state = true, head, docState{}
+		if head != "" {
+			d.state = stateOf(ctx, read, d)
+		}
+		if !d.state.unchanged {
+			errs[i] = renderDoc(d, opts, b)
 		}
 	})
+	for _, err := range errs {
+		if err != nil {
+			return err // the first file's, as staging them in order would
+		}
+	}
+	return nil
 }
 
-// stageDoc stages one file's source and summary, unless the space already
-// holds this very revision of it.
-func stageDoc(ctx context.Context, tx *wiki.Tx, d *importDoc, opts ImportOptions, res *ImportResult) error {
-	st := stateOf(ctx, tx.ReadPage, d)
-	if st.unchanged {
-		res.Unchanged++
-		return nil
-	}
+// renderDoc renders d's source and summary pages for batch b, given
+// d.state.
+func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
+	st := d.state
 	topics := d.topics
 	if st.existed && len(st.topics) > 0 && len(cleanTopics(d.page.Meta.Topics)) == 0 {
 		topics = st.topics // keep what the space decided the first time
-	}
-	if st.existed {
-		res.Updated++
-	} else {
-		res.Imported++
 	}
 	author := content.Author{Kind: opts.Author.Kind, Name: opts.Author.Name}
 	if author.Kind == "" {
 		author.Kind = content.AuthorAgent
 	}
-	if d.sum == nil {
-		sum := Summarize(d.title, d.page.Body, SummaryOptions{})
-		d.sum = &sum
-	}
-	line := d.sum.Line
+	sum := Summarize(d.title, d.page.Body, SummaryOptions{})
+	line := sum.Line
 	if line == "" {
 		line = d.title
 	}
-	rev := d.blob
-	if d.inPlace {
-		if _, err := tx.PutFile(ctx, d.source, d.data, wiki.RoleSource); err != nil {
-			return err
-		}
-	} else {
+	d.srcData = d.data
+	if !d.inPlace {
 		var err error
-		rev, err = putSource(ctx, tx, d.source, d.page, sourceMeta{
+		d.srcData, err = sourceBytes(d.page, sourceMeta{
 			title: d.title, kind: SourceDoc, topics: topics, summary: line, author: author,
 			approvedBy: opts.ApprovedBy, origin: d.rel + "@" + d.blob, created: st.created,
-		})
+		}, b)
 		if err != nil {
 			return err
 		}
 	}
-	return putSummary(ctx, tx, d.summary, summaryInput{
-		title: d.title, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: rev,
-		summary: *d.sum, approvedBy: opts.ApprovedBy, created: st.created,
-	})
+	var err error
+	d.sumData, err = summaryBytes(d.summary, summaryInput{
+		title: d.title, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: wiki.BlobID(d.srcData),
+		summary: sum, approvedBy: opts.ApprovedBy, created: st.created,
+	}, b)
+	return err
+}
+
+// stageDoc stages one file's source and summary, unless the space already
+// holds this very revision of it. The pages rendered before the lock are
+// used when the batch is built on the head they were rendered for;
+// otherwise the file is looked up and rendered again on the new head.
+func stageDoc(ctx context.Context, tx *wiki.Tx, d *importDoc, opts ImportOptions, res *ImportResult) error {
+	if !d.rendered || tx.Head() != d.head {
+		d.rendered, d.head, d.state = true, tx.Head(), stateOf(ctx, tx.ReadPage, d)
+		if !d.state.unchanged {
+			if err := renderDoc(d, opts, tx.Batch()); err != nil {
+				return err
+			}
+		}
+	}
+	switch {
+	case d.state.unchanged:
+		res.Unchanged++
+		return nil
+	case d.state.existed:
+		res.Updated++
+	default:
+		res.Imported++
+	}
+	if _, err := tx.PutFile(ctx, d.source, d.srcData, wiki.RoleSource); err != nil {
+		return err
+	}
+	_, err := tx.PutFile(ctx, d.summary, d.sumData, wiki.RoleSummary)
+	return err
 }
 
 func realPath(p string) string {

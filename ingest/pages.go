@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -22,7 +23,16 @@ type sourceMeta struct {
 // frontmatter (its own unknown keys kept), and returns its blob id, which
 // the summary pins.
 func putSource(ctx context.Context, tx *wiki.Tx, p string, pg *content.Page, m sourceMeta) (string, error) {
-	b := tx.Batch()
+	data, err := sourceBytes(pg, m, tx.Batch())
+	if err != nil {
+		return "", err
+	}
+	return tx.PutFile(ctx, p, data, wiki.RoleSource)
+}
+
+// sourceBytes renders a source page for batch b. pg is left as it is, so
+// that a batch prepared again renders from the source as read.
+func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
 	meta := pg.Meta
 	meta.Title = m.title
 	meta.Kind = content.KindSource
@@ -36,12 +46,9 @@ func putSource(ctx context.Context, tx *wiki.Tx, p string, pg *content.Page, m s
 		meta.Created = b.When
 	}
 	meta.Updated = b.When
-	pg.Meta = meta
-	data, err := pg.Bytes()
-	if err != nil {
-		return "", err
-	}
-	return tx.PutFile(ctx, p, data, wiki.RoleSource)
+	out := *pg
+	out.Meta = meta
+	return out.Bytes()
 }
 
 // summaryInput is what a summary page is built from.
@@ -55,7 +62,16 @@ type summaryInput struct {
 // putSummary stages the source_summary of a source: derived_from pinned to
 // the source's blob, a link to the source, the extractive summary.
 func putSummary(ctx context.Context, tx *wiki.Tx, p string, in summaryInput) error {
-	b := tx.Batch()
+	data, err := summaryBytes(p, in, tx.Batch())
+	if err != nil {
+		return err
+	}
+	_, err = tx.PutFile(ctx, p, data, wiki.RoleSummary)
+	return err
+}
+
+// summaryBytes renders the summary page at p for batch b.
+func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
 	var body strings.Builder
 	body.WriteString("# " + in.title + "\n\n")
 	body.WriteString("Summary of the " + kindLabel(in.kind) + " [" + escapeText(in.title) + "](" + linkDest(content.RelLink(p, in.source)) + ").\n\n")
@@ -78,8 +94,11 @@ func putSummary(ctx context.Context, tx *wiki.Tx, p string, in summaryInput) err
 		Created: created,
 		Updated: b.When,
 	}, []byte(strings.TrimRight(body.String(), "\n")+"\n"))
-	_, err := tx.Put(ctx, p, pg, wiki.RoleSummary)
-	return err
+	data, err := pg.Bytes()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return data, nil
 }
 
 func kindLabel(k string) string {

@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"cmp"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,8 +54,9 @@ func Summarize(title string, body []byte, opts SummaryOptions) Summary {
 	blocks := parseBlocks(string(body))
 	var s Summary
 	s.Outline = outline(title, blocks, opts.MaxOutline)
-	s.Decisions, s.Actions = decisionsAndActions(blocks)
-	cands := candidates(blocks)
+	sents := sentences(blocks)
+	s.Decisions, s.Actions = decisionsAndActions(blocks, sents)
+	cands := candidates(blocks, sents)
 	scoreSentences(title, blocks, cands)
 	s.KeySentences = topSentences(cands, opts.MaxSentences)
 	s.Line = summaryLine(title, cands)
@@ -159,9 +162,9 @@ func parseBlocks(src string) []block {
 			}
 			continue
 		}
-		if m := fenceOpen.FindStringSubmatch(line); m != nil {
+		if f := fenceOf(line); f != "" {
 			flush()
-			fence = m[1][:3]
+			fence = f
 			continue
 		}
 		if strings.HasPrefix(trimmed, "<!--") {
@@ -189,11 +192,11 @@ func parseBlocks(src string) []block {
 			addHeading(level, raw)
 			continue
 		}
-		if tableSep.MatchString(line) && strings.Contains(line, "|") {
+		if strings.Contains(line, "|") && tableSep.MatchString(line) {
 			para = nil // the header row was read as a paragraph
 			continue
 		}
-		if strings.HasPrefix(trimmed, "|") || linkDef.MatchString(line) || hrule.MatchString(line) {
+		if strings.HasPrefix(trimmed, "|") || trimmed[0] == '[' && linkDef.MatchString(line) || isRuleStart(trimmed[0]) && hrule.MatchString(line) {
 			flush()
 			continue
 		}
@@ -212,15 +215,15 @@ func parseBlocks(src string) []block {
 			flush()
 			continue
 		}
-		if m := atxHeading.FindStringSubmatch(trimmed); m != nil {
+		if m := matchIf(trimmed != "" && trimmed[0] == '#', atxHeading, trimmed); m != nil {
 			flush()
 			addHeading(len(m[1]), m[2])
 			continue
 		}
-		if m := listItem.FindStringSubmatch(trimmed); m != nil {
+		if item, ok := listItemText(trimmed); ok {
 			flush()
-			item, task := m[1], 0
-			if t := taskBox.FindStringSubmatch(item); t != nil {
+			task := 0
+			if t := matchIf(strings.HasPrefix(item, "["), taskBox, item); t != nil {
 				task = 1
 				if t[1] != " " {
 					task = 2
@@ -245,6 +248,75 @@ func parseBlocks(src string) []block {
 	return out
 }
 
+// The regular expressions above are exact but slow, and most lines cannot
+// match them: these cheap tests on the first byte (each implied by its
+// expression) decide first.
+
+// fenceOf returns the fence a line opens ("```" or "~~~"), or "": what
+// fenceOpen matches, without it.
+func fenceOf(line string) string {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	switch rest := line[i:]; {
+	case strings.HasPrefix(rest, "```"):
+		return "```"
+	case strings.HasPrefix(rest, "~~~"):
+		return "~~~"
+	}
+	return ""
+}
+
+func isRuleStart(c byte) bool { return c == '-' || c == '*' || c == '_' }
+
+// listItemText returns the text of a list item line: what listItem's
+// group matches, without it.
+func listItemText(s string) (string, bool) {
+	if strings.IndexByte(s, '\n') >= 0 {
+		m := listItem.FindStringSubmatch(s)
+		if m == nil {
+			return "", false
+		}
+		return m[1], true
+	}
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\r' }
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	switch {
+	case i == len(s):
+		return "", false
+	case s[i] == '-' || s[i] == '*' || s[i] == '+':
+		i++
+	default:
+		d := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		if n := i - d; n < 1 || n > 9 || i == len(s) || s[i] != '.' && s[i] != ')' {
+			return "", false
+		}
+		i++
+	}
+	if i == len(s) || !isSpace(s[i]) {
+		return "", false
+	}
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return s[i:], true
+}
+
+// matchIf runs re on s only when the cheap test may passes.
+func matchIf(may bool, re *regexp.Regexp, s string) []string {
+	if !may {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
+}
+
 func skipFrontmatter(lines []string) []string {
 	if len(lines) == 0 {
 		return lines
@@ -263,7 +335,6 @@ func skipFrontmatter(lines []string) []string {
 
 var (
 	reImage     = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
-	reLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 	reRefLink   = regexp.MustCompile(`\[([^\]]+)\]\[[^\]]*\]`)
 	reWikiLink  = regexp.MustCompile(`\[\[(?:[^\]|]*\|)?([^\]]+)\]\]`)
 	reAutolink  = regexp.MustCompile(`<((?:https?|mailto):[^>\s]+)>`)
@@ -275,7 +346,6 @@ var (
 	reCode      = regexp.MustCompile("`+[^`]*`+")
 	reSpan      = regexp.MustCompile("\x00[0-9]+\x00")
 	reFootnote  = regexp.MustCompile(`\[\^[^\]]+\]`)
-	reSpaces    = regexp.MustCompile(`\s+`)
 	reBareBrack = regexp.MustCompile(`\[([^\]]*)\]`)
 )
 
@@ -287,28 +357,31 @@ var entities = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&g
 func plainText(s string) string {
 	var spans []string
 	if !strings.ContainsAny(s, "[<*_~&\\`") {
-		return strings.TrimSpace(reSpaces.ReplaceAllString(s, " "))
+		return collapseSpaces(s)
 	}
-	s = reCode.ReplaceAllStringFunc(s, func(c string) string {
-		spans = append(spans, c)
-		return "\x00" + strconv.Itoa(len(spans)-1) + "\x00"
-	})
+	if strings.Contains(s, "`") {
+		s = reCode.ReplaceAllStringFunc(s, func(c string) string {
+			spans = append(spans, c)
+			return "\x00" + strconv.Itoa(len(spans)-1) + "\x00"
+		})
+	}
+	// Each expression runs only when s holds what it needs to match.
 	if strings.Contains(s, "[") {
-		s = reImage.ReplaceAllString(s, "$1")
-		s = reWikiLink.ReplaceAllString(s, "$1")
-		s = reLink.ReplaceAllString(s, "$1")
-		s = reRefLink.ReplaceAllString(s, "$1")
-		s = reFootnote.ReplaceAllString(s, "")
-		s = reBareBrack.ReplaceAllString(s, "$1")
+		s = replaceIf(strings.Contains(s, "!["), reImage, s, "$1")
+		s = replaceIf(strings.Contains(s, "[["), reWikiLink, s, "$1")
+		s = inlineLinkText(s)
+		s = replaceIf(strings.Contains(s, "]["), reRefLink, s, "$1")
+		s = replaceIf(strings.Contains(s, "[^"), reFootnote, s, "")
+		s = replaceIf(strings.Contains(s, "["), reBareBrack, s, "$1")
 	}
 	if strings.Contains(s, "<") {
-		s = reAutolink.ReplaceAllString(s, "$1")
+		s = replaceIf(strings.Contains(s, "<http") || strings.Contains(s, "<mailto:"), reAutolink, s, "$1")
 		s = reHTMLTag.ReplaceAllString(s, "")
 	}
 	if strings.ContainsAny(s, "*_") {
-		s = reStrong.ReplaceAllString(s, "$2")
-		s = reEmStar.ReplaceAllString(s, "$1$2")
-		s = reEmUnder.ReplaceAllString(s, "$1$2$3")
+		s = replaceIf(strings.Contains(s, "**") || strings.Contains(s, "__"), reStrong, s, "$2")
+		s = replaceIf(strings.Contains(s, "*"), reEmStar, s, "$1$2")
+		s = replaceIf(strings.Contains(s, "_"), reEmUnder, s, "$1$2$3")
 	}
 	if strings.Contains(s, "~~") {
 		s = reStrike.ReplaceAllString(s, "$1")
@@ -322,7 +395,80 @@ func plainText(s string) string {
 			return spans[i]
 		})
 	}
-	return strings.TrimSpace(reSpaces.ReplaceAllString(s, " "))
+	return collapseSpaces(s)
+}
+
+func replaceIf(may bool, re *regexp.Regexp, s, repl string) string {
+	if !may {
+		return s
+	}
+	return re.ReplaceAllString(s, repl)
+}
+
+// inlineLinkText replaces inline links by their text: what
+// reLink.ReplaceAllString(s, "$1") does, in one pass over s (links are
+// most of the text of index pages and lists).
+func inlineLinkText(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '[' {
+			continue
+		}
+		j := strings.IndexByte(s[i+1:], ']')
+		if j < 0 {
+			break // no later '[' has a ']' either
+		}
+		j += i + 1
+		if j+1 >= len(s) || s[j+1] != '(' {
+			continue
+		}
+		k := strings.IndexByte(s[j+2:], ')')
+		if k < 0 {
+			break // no later link can be closed either
+		}
+		k += j + 2
+		if last == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(s[i+1 : j])
+		last, i = k+1, k
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// collapseSpaces replaces each run of the white space of regular
+// expressions (\s: tab, newline, form feed, carriage return, space) by one
+// space and trims the ends.
+func collapseSpaces(s string) string {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if isSpace(s[i]) && (s[i] != ' ' || i+1 < len(s) && isSpace(s[i+1])) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return strings.TrimSpace(s)
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if !isSpace(s[i]) {
+			b = append(b, s[i])
+			continue
+		}
+		b = append(b, ' ')
+		for i+1 < len(s) && isSpace(s[i+1]) {
+			i++
+		}
+	}
+	return strings.TrimSpace(string(b))
 }
 
 func outline(title string, blocks []block, max int) []string {
@@ -361,7 +507,19 @@ var (
 	actionHead     = regexp.MustCompile(`(?i)^(?:action items?|actions|next steps|follow[- ]?ups?|to-?dos?|tasks)$`)
 )
 
-func decisionsAndActions(blocks []block) (decisions, actions []string) {
+// sentences splits the text of every block but headings into sentences
+// (nil for headings), once for decisionsAndActions and candidates.
+func sentences(blocks []block) [][]string {
+	out := make([][]string, len(blocks))
+	for i, b := range blocks {
+		if b.kind != headingBlock {
+			out[i] = splitSentences(b.text)
+		}
+	}
+	return out
+}
+
+func decisionsAndActions(blocks []block, sents [][]string) (decisions, actions []string) {
 	seenD, seenA := map[string]bool{}, map[string]bool{}
 	add := func(list *[]string, seen map[string]bool, s string) {
 		s = capitalize(strings.TrimSpace(s))
@@ -371,39 +529,120 @@ func decisionsAndActions(blocks []block) (decisions, actions []string) {
 		seen[strings.ToLower(s)] = true
 		*list = append(*list, s)
 	}
-	for _, b := range blocks {
+	const (
+		otherSection = iota + 1
+		decisionSection
+		actionSection
+	)
+	sections := map[string]int{} // what each section heading is, decided once
+	for bi, b := range blocks {
 		if b.kind == headingBlock {
 			continue
 		}
 		if b.kind == itemBlock {
+			kind := sections[b.section]
+			if kind == 0 && b.task == 0 {
+				kind = otherSection
+				switch {
+				case decisionHead.MatchString(b.section):
+					kind = decisionSection
+				case actionHead.MatchString(b.section):
+					kind = actionSection
+				}
+				sections[b.section] = kind
+			}
 			switch {
 			case b.task == 1:
 				add(&actions, seenA, b.text)
 				continue
 			case b.task == 2:
 				continue // done, not an open action
-			case decisionHead.MatchString(b.section):
+			case kind == decisionSection:
 				add(&decisions, seenD, decisionMarker.ReplaceAllString(b.text, ""))
 				continue
-			case actionHead.MatchString(b.section):
+			case kind == actionSection:
 				add(&actions, seenA, actionMarker.ReplaceAllString(b.text, ""))
 				continue
 			}
 		}
-		for _, s := range splitSentences(b.text) {
+		for _, s := range sents[bi] {
+			exact := foldsExactly(s)
 			switch {
-			case decisionMarker.MatchString(s):
+			case (!exact || mayDecisionMarker(s)) && decisionMarker.MatchString(s):
 				add(&decisions, seenD, decisionMarker.ReplaceAllString(s, ""))
-			case actionMarker.MatchString(s):
+			case (!exact || mayActionMarker(s)) && actionMarker.MatchString(s):
 				add(&actions, seenA, actionMarker.ReplaceAllString(s, ""))
-			case decisionWords.MatchString(s):
+			case (!exact || mayDecisionWords(s)) && decisionWords.MatchString(s):
 				add(&decisions, seenD, s)
-			case actionWords.MatchString(s) || namedActor(s):
+			case (!exact || mayActionWords(s)) && actionWords.MatchString(s) || namedActor(s):
 				add(&actions, seenA, s)
 			}
 		}
 	}
 	return decisions, actions
+}
+
+// foldsExactly reports whether the case-insensitive expressions below can
+// be tested first with ASCII case folding (hasPrefixFold, containsFold):
+// true unless s holds one of the two non-ASCII letters that fold to ASCII
+// ones (ſ to s, the Kelvin sign to k), when the expression alone decides.
+func foldsExactly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return !strings.Contains(s[i:], "\u017f") && !strings.Contains(s[i:], "\u212a")
+		}
+	}
+	return true
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold is strings.HasPrefix ignoring ASCII case; prefix is lower
+// case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if lowerByte(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold is strings.Contains ignoring ASCII case; sub is lower case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerByte(s[i]) == sub[0] && hasPrefixFold(s[i:], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// What a sentence must hold for the expressions of the same name to match
+// it (when foldsExactly).
+func mayDecisionMarker(s string) bool {
+	return hasPrefixFold(s, "decision") || hasPrefixFold(s, "resolution") ||
+		hasPrefixFold(s, "resolved") || hasPrefixFold(s, "agreed")
+}
+
+func mayActionMarker(s string) bool {
+	return hasPrefixFold(s, "action") || strings.HasPrefix(s, "AI") || strings.HasPrefix(s, "TODO")
+}
+
+func mayDecisionWords(s string) bool {
+	return containsFold(s, "decided") || containsFold(s, "agreed") || containsFold(s, "decision was")
+}
+
+func mayActionWords(s string) bool {
+	return strings.Contains(s, "TODO") || strings.IndexByte(s, '@') >= 0 || containsFold(s, "action item")
 }
 
 var (
@@ -418,6 +657,9 @@ var (
 // namedActor finds "Tomás will write the fuzz test": a capitalised name
 // (not a pronoun or determiner) that opens a sentence with "will".
 func namedActor(s string) bool {
+	if !strings.Contains(s, "will") {
+		return false
+	}
 	m := actorWill.FindStringSubmatch(s)
 	return m != nil && !notActors[m[1]]
 }
@@ -480,29 +722,30 @@ func splitSentences(text string) []string {
 // A candidate is a sentence that may be picked as a key sentence.
 type candidate struct {
 	text      string
-	order     int  // position in the document
-	paraIdx   int  // index of its block among prose blocks
-	firstInBl bool // first sentence of its block
-	item      bool // from a list item
-	quoted    bool // from a blockquote
+	order     int      // position in the document
+	paraIdx   int      // index of its block among prose blocks
+	firstInBl bool     // first sentence of its block
+	item      bool     // from a list item
+	quoted    bool     // from a blockquote
+	words     []string // contentWords(text)
 	score     float64
 }
 
-func candidates(blocks []block) []candidate {
+func candidates(blocks []block, sents [][]string) []candidate {
 	var out []candidate
 	seen := map[string]bool{}
 	prose := 0
-	for _, b := range blocks {
+	for bi, b := range blocks {
 		if b.kind == headingBlock {
 			continue
 		}
-		for i, s := range splitSentences(b.text) {
+		for i, s := range sents[bi] {
 			key := strings.ToLower(s)
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
-			out = append(out, candidate{text: s, order: len(out), paraIdx: prose, firstInBl: i == 0, item: b.kind == itemBlock, quoted: b.quoted})
+			out = append(out, candidate{text: s, order: len(out), paraIdx: prose, firstInBl: i == 0, item: b.kind == itemBlock, quoted: b.quoted, words: contentWords(s)})
 		}
 		prose++
 	}
@@ -513,7 +756,7 @@ func scoreSentences(title string, blocks []block, cands []candidate) {
 	tf := map[string]int{}
 	maxTF := 1
 	for _, c := range cands {
-		for _, w := range contentWords(c.text) {
+		for _, w := range c.words {
 			tf[w]++
 			maxTF = max(maxTF, tf[w])
 		}
@@ -529,7 +772,7 @@ func scoreSentences(title string, blocks []block, cands []candidate) {
 	}
 	for i := range cands {
 		c := &cands[i]
-		words := contentWords(c.text)
+		words := c.words
 		if len(words) == 0 {
 			c.score = -1
 			continue
@@ -559,7 +802,7 @@ func scoreSentences(title string, blocks []block, cands []candidate) {
 		if c.quoted {
 			score *= 0.7
 		}
-		nw := len(strings.Fields(c.text))
+		nw := countFields(c.text)
 		switch { // length penalty: fragments and run-ons summarise badly
 		case nw < 5:
 			score *= 0.3
@@ -570,7 +813,7 @@ func scoreSentences(title string, blocks []block, cands []candidate) {
 		case nw > 30:
 			score *= 0.85
 		}
-		if !informative(c.text) {
+		if !informative(c.text, len(words)) {
 			score = 0
 		}
 		c.score = score
@@ -578,14 +821,17 @@ func scoreSentences(title string, blocks []block, cands []candidate) {
 }
 
 func topSentences(cands []candidate, n int) []string {
-	ranked := append([]candidate(nil), cands...)
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	ranked := make([]int, len(cands))
+	for i := range ranked {
+		ranked[i] = i
+	}
+	slices.SortStableFunc(ranked, func(i, j int) int { return cmp.Compare(cands[j].score, cands[i].score) })
 	var picked []candidate
-	for _, c := range ranked {
-		if len(picked) == n || c.score <= 0 {
+	for _, i := range ranked {
+		if len(picked) == n || cands[i].score <= 0 {
 			break
 		}
-		picked = append(picked, c)
+		picked = append(picked, cands[i])
 	}
 	sort.Slice(picked, func(i, j int) bool { return picked[i].order < picked[j].order })
 	var out []string
@@ -593,6 +839,25 @@ func topSentences(cands []candidate, n int) []string {
 		out = append(out, c.text)
 	}
 	return out
+}
+
+// countFields is len(strings.Fields(s)) without building the slice.
+func countFields(s string) int {
+	n := 0
+	inField := false
+	for _, r := range s {
+		space := r == ' ' || r >= '\t' && r <= '\r'
+		if r >= utf8.RuneSelf {
+			space = unicode.IsSpace(r)
+		}
+		if space {
+			inField = false
+		} else if !inField {
+			inField = true
+			n++
+		}
+	}
+	return n
 }
 
 // summaryLine takes the first informative sentence that opens a prose
@@ -641,13 +906,20 @@ var (
 )
 
 // informative rejects sentences that say nothing about the content: tables
-// of contents, metadata lines, link-only lines, bare URLs.
-func informative(s string) bool {
-	if tocLine.MatchString(s) || metaKey.MatchString(s) || len(fieldSep.FindAllStringIndex(s, 3)) >= 2 {
-		return false // a table of contents, a header block, "a: x · b: y"
+// of contents, metadata lines, link-only lines, bare URLs. words is the
+// number of content words of s.
+func informative(s string, words int) bool {
+	exact := foldsExactly(s)
+	if (!exact || mayTOC(s)) && tocLine.MatchString(s) {
+		return false // a table of contents
 	}
-	if loc := metaLine.FindStringIndex(s); loc != nil && len(strings.Fields(s[loc[1]:])) < 6 {
-		return false
+	if strings.IndexByte(s, ':') >= 0 { // metaKey, fieldSep and metaLine all need one
+		if (!exact || mayMetaKey(s)) && metaKey.MatchString(s) || fieldSeps(s) >= 2 {
+			return false // a header block, "a: x · b: y"
+		}
+		if loc := metaLine.FindStringIndex(s); loc != nil && len(strings.Fields(s[loc[1]:])) < 6 {
+			return false
+		}
 	}
 	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
 		return false
@@ -658,7 +930,44 @@ func informative(s string) bool {
 			letters++
 		}
 	}
-	return letters >= 12 && len(contentWords(s)) >= 2
+	return letters >= 12 && words >= 2
+}
+
+func mayTOC(s string) bool {
+	return hasPrefixFold(s, "table of contents") || hasPrefixFold(s, "contents") || hasPrefixFold(s, "toc")
+}
+
+// metaKeys are the words metaKey accepts before its colon.
+var metaKeys = map[string]bool{"subject": true, "from": true, "to": true, "cc": true, "date": true, "time": true,
+	"when": true, "where": true, "location": true, "attendees": true, "present": true, "participants": true,
+	"absent": true, "author": true, "owner": true, "status": true, "severity": true, "duration": true,
+	"tags": true, "reviewers": true, "re": true}
+
+func mayMetaKey(s string) bool {
+	var buf [16]byte
+	n := 0
+	for n < len(s) && n < len(buf) && ('a' <= lowerByte(s[n]) && lowerByte(s[n]) <= 'z') {
+		buf[n] = lowerByte(s[n])
+		n++
+	}
+	return metaKeys[string(buf[:n])]
+}
+
+// fieldSeps counts, up to 3, the matches of fieldSep (a word character, a
+// colon, white space) in s.
+func fieldSeps(s string) int {
+	n := 0
+	for i := 1; i+1 < len(s) && n < 3; i++ {
+		if s[i] != ':' {
+			continue
+		}
+		c, d := s[i-1], s[i+1]
+		if (c == '_' || '0' <= c && c <= '9' || 'a' <= lowerByte(c) && lowerByte(c) <= 'z') &&
+			(d == ' ' || d == '\t' || d == '\n' || d == '\f' || d == '\r') {
+			n++
+		}
+	}
+	return n
 }
 
 func truncateLine(s string, max int) string {
@@ -688,16 +997,72 @@ var stopwords = func() map[string]bool {
 	return m
 }()
 
+// contentWords splits s into lower-cased words (runs of letters and
+// digits), dropping one-letter words and stopwords, and stems them.
 func contentWords(s string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if !wordRune(r) {
+			i += n
+			continue
+		}
+		j := i + n
+		lower := r < utf8.RuneSelf && !('A' <= r && r <= 'Z')
+		for j < len(s) {
+			r, n = rune(s[j]), 1
+			if r >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[j:])
+			}
+			if !wordRune(r) {
+				break
+			}
+			if r >= utf8.RuneSelf || 'A' <= r && r <= 'Z' {
+				lower = false
+			}
+			j += n
+		}
+		w := s[i:j]
+		if !lower {
+			w = lowerWord(w)
+		}
 		if len(w) > 1 && !stopwords[w] {
 			out = append(out, stem(w))
 		}
+		i = j
 	}
 	return out
+}
+
+// lowerWord is strings.ToLower for one word, sparing the allocation for
+// short ASCII stopwords ("The", "This"), the commonest capitalised words.
+func lowerWord(w string) string {
+	var buf [8]byte
+	if len(w) > len(buf) {
+		return strings.ToLower(w)
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return strings.ToLower(w)
+		}
+		buf[i] = lowerByte(w[i])
+	}
+	if stopwords[string(buf[:len(w)])] {
+		return "" // dropped by the caller, like every word under two letters
+	}
+	return string(buf[:len(w)])
+}
+
+// wordRune reports whether r belongs to a word: a letter or a digit, in
+// any case (lower-casing never turns one into the other).
+func wordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // stem folds the commonest English inflections so that "batches" counts

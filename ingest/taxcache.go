@@ -4,17 +4,33 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
 // spokeWords is what the taxonomy keeps of one spoke file: its topic name
-// and the text that speaks for it. It depends only on the spoke's bytes, so
-// it is cached by blob id: an ingest into a space of 10,000 pages would
-// otherwise read and parse every one of its hundreds of spokes.
+// and the words that speak for it (the content words of its summary and
+// member titles, stemmed, repeats kept, space-separated). It depends only on
+// the spoke's bytes, so it is cached by blob id: an ingest into a space of
+// 10,000 pages would otherwise read, parse and split into words every one
+// of its hundreds of spokes.
 type spokeWords struct {
-	Name    string   `json:"name"`
-	Summary string   `json:"summary,omitempty"`
-	Members []string `json:"members,omitempty"`
+	Name  string `json:"name"`
+	Words string `json:"words,omitempty"`
+
+	counts map[string]float64 // Words counted, built once per process
+}
+
+// vocab returns the spoke's words with their counts. The map is shared by
+// every taxonomy loaded in this process: callers only read it.
+func (w *spokeWords) vocab() map[string]float64 {
+	if w.counts == nil {
+		w.counts = map[string]float64{}
+		for _, x := range strings.Fields(w.Words) {
+			w.counts[x]++
+		}
+	}
+	return w.counts
 }
 
 // spokeCache maps spoke blob ids to their words, in memory for a
@@ -23,9 +39,25 @@ type spokeWords struct {
 type spokeCache struct {
 	mu      sync.Mutex
 	file    string
-	entries map[string]spokeWords
-	dirty   bool
+	entries map[string]*spokeWords
+	// missed counts the spokes read since the file was last written: the
+	// file is rewritten only when enough of them would be read again,
+	// since writing it costs more than reading a few spokes.
+	missed int
 }
+
+// spokeCacheData is the cache file. It carries its format's version: a file
+// of another format is ignored and rebuilt.
+type spokeCacheData struct {
+	Version int                    `json:"version"`
+	Spokes  map[string]*spokeWords `json:"spokes"`
+}
+
+const spokeCacheVersion = 2
+
+// spokeCacheSaveAfter is how many spokes must have been read (not found in
+// the file) before it is rewritten.
+const spokeCacheSaveAfter = 16
 
 var spokeCaches sync.Map // state dir → *spokeCache
 
@@ -35,42 +67,50 @@ func cacheFor(stateDir string) *spokeCache {
 	if c, ok := spokeCaches.Load(stateDir); ok {
 		return c.(*spokeCache)
 	}
-	c := &spokeCache{file: filepath.Join(stateDir, spokeCacheFile), entries: map[string]spokeWords{}}
+	c := &spokeCache{file: filepath.Join(stateDir, spokeCacheFile), entries: map[string]*spokeWords{}}
 	if data, err := os.ReadFile(c.file); err == nil {
-		_ = json.Unmarshal(data, &c.entries) // a damaged cache is rebuilt
+		var d spokeCacheData
+		if json.Unmarshal(data, &d) == nil && d.Version == spokeCacheVersion && d.Spokes != nil {
+			c.entries = d.Spokes // a damaged or older cache is rebuilt
+		}
 	}
 	actual, _ := spokeCaches.LoadOrStore(stateDir, c)
 	return actual.(*spokeCache)
 }
 
-func (c *spokeCache) get(blob string) (spokeWords, bool) {
+func (c *spokeCache) get(blob string) (*spokeWords, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	w, ok := c.entries[blob]
+	if ok {
+		w.vocab() // under c.mu: the map is built once, then only read
+	}
 	return w, ok
 }
 
-func (c *spokeCache) put(blob string, w spokeWords) {
+func (c *spokeCache) put(blob string, w *spokeWords) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	w.vocab()
 	c.entries[blob] = w
-	c.dirty = true
+	c.missed++
 }
 
-// save writes the cache, keeping only the blobs still in use, through a
-// temporary file and a rename so a reader never sees half of it.
+// save forgets the blobs no longer in use and, when enough spokes were read
+// since the last write, writes the cache through a temporary file and a
+// rename so a reader never sees half of it.
 func (c *spokeCache) save(live map[string]bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.dirty && len(c.entries) == len(live) {
-		return
-	}
 	for b := range c.entries {
 		if !live[b] {
 			delete(c.entries, b)
 		}
 	}
-	data, err := json.Marshal(c.entries)
+	if c.missed < spokeCacheSaveAfter {
+		return
+	}
+	data, err := json.Marshal(spokeCacheData{Version: spokeCacheVersion, Spokes: c.entries})
 	if err != nil || os.MkdirAll(filepath.Dir(c.file), 0o755) != nil {
 		return
 	}
@@ -83,5 +123,5 @@ func (c *spokeCache) save(live map[string]bool) {
 		os.Remove(tmp.Name())
 		return
 	}
-	c.dirty = false
+	c.missed = 0
 }

@@ -17,7 +17,10 @@ import (
 type taxonomy struct {
 	topics []*topicTerms
 	bySlug map[string]*topicTerms
-	df     map[string]int // in how many topics' vocabulary a word occurs
+	// terms is built by finish: for each word, its idf and the topics
+	// whose vocabulary holds it, so that matching a source costs what the
+	// source's words cost, not the size of every topic's vocabulary.
+	terms map[string]*termTopics
 }
 
 // topicTerms is one topic and its words: the name, the keywords of its
@@ -27,12 +30,28 @@ type topicTerms struct {
 	slug     string
 	nameW    []string
 	keywords [][]string
-	vocab    map[string]float64
+	vocab    map[string]float64   // words added with addVocab
+	spokes   []map[string]float64 // the words of its spokes (shared, read only)
+	norm     float64              // length of its weighted vector (finish)
+}
+
+// termTopics is one word of the taxonomy: its idf over the topics and the
+// topics that hold it, with the word's count in each.
+type termTopics struct {
+	idf    float64
+	topics []termCount
+}
+
+type termCount struct {
+	topic int // index in taxonomy.topics
+	count float64
 }
 
 func newTaxonomy() *taxonomy {
-	return &taxonomy{df: map[string]int{}, bySlug: map[string]*topicTerms{}}
+	return &taxonomy{bySlug: map[string]*topicTerms{}}
 }
+
+var nameSeparators = strings.NewReplacer("-", " ", "_", " ", "/", " ")
 
 // topic returns the entry for name, adding it when new.
 func (tx *taxonomy) topic(name string) *topicTerms {
@@ -40,7 +59,7 @@ func (tx *taxonomy) topic(name string) *topicTerms {
 	if t, ok := tx.bySlug[slug]; ok {
 		return t
 	}
-	t := &topicTerms{name: name, slug: slug, nameW: contentWords(strings.NewReplacer("-", " ", "_", " ", "/", " ").Replace(name)), vocab: map[string]float64{}}
+	t := &topicTerms{name: name, slug: slug, nameW: contentWords(nameSeparators.Replace(name)), vocab: map[string]float64{}}
 	tx.topics = append(tx.topics, t)
 	tx.bySlug[slug] = t
 	return t
@@ -53,23 +72,53 @@ func (t *topicTerms) addVocab(s string, weight float64) {
 	}
 }
 
-// finish computes the document frequencies once every topic is in.
+// finish indexes the topics' words once every topic is in: each topic's
+// vocabulary is its own words, its spokes' words, and its name and
+// keywords (2 each).
 func (tx *taxonomy) finish() {
-	tx.df = map[string]int{}
-	for _, t := range tx.topics {
+	sort.Slice(tx.topics, func(i, j int) bool { return tx.topics[i].slug < tx.topics[j].slug })
+	tx.terms = map[string]*termTopics{}
+	for i, t := range tx.topics {
+		add := func(w string, c float64) {
+			tt := tx.terms[w]
+			if tt == nil {
+				tt = &termTopics{}
+				tx.terms[w] = tt
+			}
+			if n := len(tt.topics); n > 0 && tt.topics[n-1].topic == i {
+				tt.topics[n-1].count += c
+				return
+			}
+			tt.topics = append(tt.topics, termCount{i, c})
+		}
+		for w, c := range t.vocab {
+			add(w, c)
+		}
+		for _, sp := range t.spokes {
+			for w, c := range sp {
+				add(w, c)
+			}
+		}
 		for _, w := range t.nameW {
-			t.vocab[w] += 2
+			add(w, 2)
 		}
 		for _, k := range t.keywords {
 			for _, w := range k {
-				t.vocab[w] += 2
+				add(w, 2)
 			}
 		}
-		for w := range t.vocab {
-			tx.df[w]++
+	}
+	nt := float64(len(tx.topics))
+	for _, tt := range tx.terms {
+		tt.idf = math.Log(1 + nt/float64(1+len(tt.topics)))
+		for _, tc := range tt.topics {
+			v := (1 + math.Log(1+tc.count)) * tt.idf
+			tx.topics[tc.topic].norm += v * v
 		}
 	}
-	sort.Slice(tx.topics, func(i, j int) bool { return tx.topics[i].slug < tx.topics[j].slug })
+	for _, t := range tx.topics {
+		t.norm = math.Sqrt(t.norm)
+	}
 }
 
 // loadTaxonomy reads the taxonomy of a space at rev: kb.yaml's topic hints
@@ -103,7 +152,7 @@ func loadTaxonomy(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*taxonomy, 
 			if err != nil {
 				continue // a broken spoke is lint's business, not a reason to refuse a source
 			}
-			w = spokeWords{Name: pa.Page.Meta.Title, Summary: pa.Page.Meta.Summary, Members: memberTitles(pa.Page.Body)}
+			w = &spokeWords{Name: pa.Page.Meta.Title, Words: spokeVocab(pa.Page.Meta.Summary, pa.Page.Body)}
 			if len(pa.Page.Meta.Topics) > 0 {
 				w.Name = pa.Page.Meta.Topics[0]
 			}
@@ -113,15 +162,33 @@ func loadTaxonomy(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*taxonomy, 
 			cache.put(e.Blob, w)
 		}
 		t := tax.topic(w.Name)
-		t.addVocab(w.Summary, 1)
-		for _, title := range w.Members {
-			t.addVocab(title, 1)
-		}
+		t.spokes = append(t.spokes, w.vocab())
 	}
 	cache.save(live)
 	tax.finish()
 	return tax, nil
 }
+
+// spokeVocab returns the content words of a spoke's summary and member
+// titles, space-separated, repeats kept: what spokeWords caches.
+func spokeVocab(summary string, body []byte) string {
+	var b strings.Builder
+	add := func(s string) {
+		for _, w := range contentWords(s) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+		}
+	}
+	add(summary)
+	for _, title := range memberTitles(body) {
+		add(title)
+	}
+	return b.String()
+}
+
+var unescapeTitle = strings.NewReplacer(`\[`, "[", `\]`, "]")
 
 // memberTitles returns the link texts of the generated member list of a
 // spoke ("- [Title](path) — summary" lines between the pt:members markers).
@@ -136,13 +203,13 @@ func memberTitles(body []byte) []string {
 		s = s[:j]
 	}
 	var out []string
-	for _, l := range strings.Split(s, "\n") {
+	for l := range strings.Lines(s) {
 		l = strings.TrimSpace(l)
 		if !strings.HasPrefix(l, "- [") {
 			continue
 		}
 		if j := strings.Index(l, "]("); j > 3 {
-			out = append(out, strings.NewReplacer(`\[`, "[", `\]`, "]").Replace(l[3:j]))
+			out = append(out, unescapeTitle.Replace(l[3:j]))
 		}
 	}
 	return out
@@ -180,26 +247,43 @@ func (tx *taxonomy) match(title string, body []byte) []string {
 	for _, w := range titleW {
 		bodyTF[w] += 3
 	}
-	type scored struct {
-		name  string
-		score float64
-	}
-	var out []scored
 	nt := float64(len(tx.topics))
-	idf := func(w string) float64 { return math.Log(1 + nt/float64(1+tx.df[w])) }
+	idf := func(w string) float64 {
+		if tt := tx.terms[w]; tt != nil {
+			return tt.idf
+		}
+		return math.Log(1 + nt)
+	}
+	// dot and covered accumulate, per topic, the cosine's numerator and
+	// the idf of the title's words found in its vocabulary.
+	dot := make([]float64, len(tx.topics))
+	covered := make([]float64, len(tx.topics))
 	var srcNorm float64
-	srcVec := map[string]float64{}
 	for w, c := range bodyTF {
 		v := (1 + math.Log(c)) * idf(w)
-		srcVec[w] = v
 		srcNorm += v * v
+		if tt := tx.terms[w]; tt != nil {
+			for _, tc := range tt.topics {
+				dot[tc.topic] += (1 + math.Log(1+tc.count)) * tt.idf * v
+			}
+		}
 	}
 	srcNorm = math.Sqrt(srcNorm)
 	titleIDF := 0.0
 	for w := range titleSet {
 		titleIDF += idf(w)
+		if tt := tx.terms[w]; tt != nil {
+			for _, tc := range tt.topics {
+				covered[tc.topic] += tt.idf
+			}
+		}
 	}
-	for _, t := range tx.topics {
+	type scored struct {
+		name  string
+		score float64
+	}
+	var out []scored
+	for i, t := range tx.topics {
 		score := 0.0
 		if len(t.nameW) > 0 {
 			switch {
@@ -216,25 +300,11 @@ func (tx *taxonomy) match(title string, body []byte) []string {
 			}
 		}
 		score += math.Min(kw, 4)
-		if srcNorm > 0 {
-			var dot, tNorm float64
-			for w, c := range t.vocab {
-				v := (1 + math.Log(1+c)) * idf(w)
-				tNorm += v * v
-				dot += v * srcVec[w]
-			}
-			if tNorm > 0 {
-				score += 3 * dot / (srcNorm * math.Sqrt(tNorm))
-			}
+		if srcNorm > 0 && t.norm > 0 {
+			score += 3 * dot[i] / (srcNorm * t.norm)
 		}
 		if titleIDF > 0 {
-			covered := 0.0
-			for w := range titleSet {
-				if t.vocab[w] > 0 {
-					covered += idf(w)
-				}
-			}
-			score += 3 * covered / titleIDF
+			score += 3 * covered[i] / titleIDF
 		}
 		if score >= minTopicScore {
 			out = append(out, scored{t.name, score})

@@ -159,7 +159,7 @@ func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
 			continue
 		}
 		changes = append(changes, gitstore.Change{Path: s.repoPath(p), Data: st.data})
-		res.Pages = append(res.Pages, Written{Path: p, Role: st.role, Revision: BlobID(st.data)})
+		res.Pages = append(res.Pages, Written{Path: p, Role: st.role, Revision: st.blob})
 	}
 	sig := gitstore.Signature{Name: b.Author.Name, Email: b.Author.Email, When: b.When}
 	if sig.Name == "" {
@@ -221,6 +221,7 @@ func (s *Space) checkOverlap(ctx context.Context, base Rev, tx *Tx) error {
 // staged is one path of a batch in preparation.
 type staged struct {
 	data    []byte
+	blob    string // BlobID(data)
 	deleted bool
 	role    string
 }
@@ -230,6 +231,7 @@ type staged struct {
 type Tx struct {
 	space   *Space
 	head    Rev
+	headID  gitstore.Hash // head, parsed
 	batch   Batch
 	staged  map[string]*staged
 	order   []string
@@ -240,7 +242,21 @@ type Tx struct {
 }
 
 func newTx(s *Space, head Rev, b Batch) *Tx {
-	return &Tx{space: s, head: head, batch: b, staged: map[string]*staged{}, before: map[string]*member{}}
+	id, _ := toHash(head) // head comes from Space.Head: always a full hash or ""
+	return &Tx{space: s, head: head, headID: id, batch: b, staged: map[string]*staged{}, before: map[string]*member{}}
+}
+
+// headBlob returns the blob id of p at the batch's head, "" when p is not
+// a file there. It reads trees only, never the file.
+func (tx *Tx) headBlob(ctx context.Context, p string) string {
+	if tx.headID.IsZero() {
+		return ""
+	}
+	h, err := tx.space.store.BlobOf(ctx, tx.headID, tx.space.repoPath(p))
+	if err != nil {
+		return ""
+	}
+	return h.String()
 }
 
 // Head is the commit the batch is built on.
@@ -300,11 +316,15 @@ func (tx *Tx) Put(ctx context.Context, p string, pg *content.Page, role string) 
 // PutFile stages raw bytes at p and returns their blob id. Writing what is
 // already there stages nothing.
 func (tx *Tx) PutFile(ctx context.Context, p string, data []byte, role string) (string, error) {
+	blob := BlobID(data)
+	if _, ok := tx.staged[p]; !ok && tx.headBlob(ctx, p) == blob {
+		return blob, nil
+	}
 	if err := tx.remember(ctx, p); err != nil {
 		return "", err
 	}
-	tx.stage(p, &staged{data: data, role: role})
-	return BlobID(data), nil
+	tx.stage(p, &staged{data: data, blob: blob, role: role})
+	return blob, nil
 }
 
 // Delete stages the removal of p.
@@ -331,18 +351,14 @@ func (tx *Tx) stage(p string, st *staged) {
 // Staged lists the paths staged so far, in staging order.
 func (tx *Tx) Staged() []string { return slices.Clone(tx.order) }
 
-// changed reports whether anything staged differs from head.
+// changed reports whether anything staged differs from head, comparing
+// blob ids.
 func (tx *Tx) changed() bool {
 	ctx := context.Background()
 	for _, p := range tx.order {
 		st := tx.staged[p]
-		var old []byte
-		var err error
-		if tx.head != "" {
-			old, _, err = tx.space.ReadFile(ctx, tx.head, p)
-		}
-		exists := tx.head != "" && err == nil
-		if st.deleted != !exists || (!st.deleted && string(old) != string(st.data)) {
+		old := tx.headBlob(ctx, p)
+		if st.deleted != (old == "") || !st.deleted && old != st.blob {
 			return true
 		}
 	}

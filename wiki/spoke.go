@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ptwiki/pt/content"
 )
@@ -104,6 +106,32 @@ func (tx *Tx) after(p string) *member {
 	return memberOf(p, pg)
 }
 
+// afters returns the spoke entry of every page the batch touched, as
+// staged (nil when deleted or not a page). Pages are parsed on every core:
+// an import stages thousands.
+func (tx *Tx) afters() map[string]*member {
+	paths := make([]string, 0, len(tx.before))
+	for p := range tx.before {
+		paths = append(paths, p)
+	}
+	ms := make([]*member, len(paths))
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), (len(paths)+63)/64)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(paths); i += workers {
+				ms[i] = tx.after(paths[i])
+			}
+		})
+	}
+	wg.Wait()
+	out := make(map[string]*member, len(paths))
+	for i, p := range paths {
+		out[p] = ms[i]
+	}
+	return out
+}
+
 func sameEntry(a, b *member) bool {
 	listedA, listedB := a != nil && a.Listed, b != nil && b.Listed
 	if !listedA && !listedB {
@@ -121,8 +149,9 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 	type change struct{ old, new *member }
 	byTopic := map[string][]change{}
 	names := map[string]string{}
+	afters := tx.afters()
 	for p, old := range tx.before {
-		nw := tx.after(p)
+		nw := afters[p]
 		if _, staged := tx.staged[p]; !staged || sameEntry(old, nw) {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -79,6 +80,9 @@ func (s *Store) commitTree(c Hash) (Hash, error) {
 	if c.IsZero() {
 		return Hash{}, nil
 	}
+	if t, ok := rootTrees.get(c); ok {
+		return t, nil
+	}
 	data, err := s.readTyped(c, commitObject)
 	if err != nil {
 		return Hash{}, err
@@ -88,7 +92,41 @@ func (s *Store) commitTree(c Hash) (Hash, error) {
 	if !ok {
 		return Hash{}, fmt.Errorf("gitstore: malformed commit %s", c)
 	}
-	return ParseHash(x)
+	t, err := ParseHash(x)
+	if err == nil {
+		rootTrees.put(c, t)
+	}
+	return t, err
+}
+
+// rootCache maps commits to their root trees. A commit's hash names its
+// content, so the mapping never changes; every read at a revision starts
+// with it, and reading the commit object costs a file open at least.
+type rootCache struct {
+	mu sync.Mutex
+	m  map[Hash]Hash
+}
+
+// rootCacheSize bounds rootCache; it is emptied when full (the commits in
+// use are few: the head and the revisions a request names).
+const rootCacheSize = 4096
+
+var rootTrees = &rootCache{m: map[Hash]Hash{}}
+
+func (c *rootCache) get(commit Hash) (Hash, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.m[commit]
+	return t, ok
+}
+
+func (c *rootCache) put(commit, tree Hash) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= rootCacheSize {
+		clear(c.m)
+	}
+	c.m[commit] = tree
 }
 
 // ReadFile returns the content and blob id of path at commit. It returns

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Git file modes as they appear in tree objects.
@@ -94,22 +96,33 @@ func nameEnd(e treeEntry, n int) int {
 }
 
 // readTree returns the entries of tree h; the zero hash is the empty tree.
-// The caller holds s.mu.
+// Parsed trees come from trees, the process-wide cache, so the returned
+// slice is shared: callers must not modify it (build copies it first). The
+// caller holds s.mu.
 func (s *Store) readTree(h Hash) ([]treeEntry, error) {
 	if h.IsZero() || h == emptyTree {
 		return nil, nil
+	}
+	if entries, ok := trees.get(h); ok {
+		return entries, nil
 	}
 	data, err := s.readTyped(h, treeObject)
 	if err != nil {
 		return nil, err
 	}
-	return parseTree(data)
+	entries, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
+	trees.put(h, entries)
+	return entries, nil
 }
 
 // lookup finds the entry at path in tree root; ok is false when absent.
 func (s *Store) lookup(root Hash, path string) (treeEntry, bool, error) {
 	cur := treeEntry{mode: modeTree, hash: root}
-	for _, name := range strings.Split(path, "/") {
+	for {
+		name, rest, more := strings.Cut(path, "/")
 		if !cur.isTree() {
 			return treeEntry{}, false, nil
 		}
@@ -117,18 +130,31 @@ func (s *Store) lookup(root Hash, path string) (treeEntry, bool, error) {
 		if err != nil {
 			return treeEntry{}, false, err
 		}
-		found := false
-		for _, e := range entries {
-			if e.name == name {
-				cur, found = e, true
-				break
-			}
-		}
+		e, found := findEntry(entries, name)
 		if !found {
 			return treeEntry{}, false, nil
 		}
+		cur = e
+		if !more {
+			return cur, true, nil
+		}
+		path = rest
 	}
-	return cur, true, nil
+}
+
+// findEntry finds name among entries in git tree order by binary search:
+// once as a file (or symlink, or submodule), once as a directory, since
+// git sorts a directory as if its name ended in "/". Spaces keep thousands
+// of pages in one directory, and every read of a page looks its name up.
+func findEntry(entries []treeEntry, name string) (treeEntry, bool) {
+	for _, mode := range [...]uint32{modeFile, modeTree} {
+		probe := treeEntry{name: name, mode: mode}
+		i := sort.Search(len(entries), func(i int) bool { return !treeLess(entries[i], probe) })
+		if i < len(entries) && entries[i].name == name {
+			return entries[i], true
+		}
+	}
+	return treeEntry{}, false
 }
 
 // ErrPathConflict is returned by Commit when a change needs a file where a
@@ -164,10 +190,11 @@ type treeBuilder struct {
 // anything else that puts a file where a directory is, or the reverse, is
 // ErrPathConflict.
 func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, error) {
-	entries, err := b.s.readTree(root)
+	shared, err := b.s.readTree(root)
 	if err != nil {
 		return Hash{}, false, err
 	}
+	entries := slices.Clone(shared) // edited below; the cached tree is shared
 	idx := make(map[string]int, len(entries))
 	for i, e := range entries {
 		idx[e.name] = i
@@ -275,6 +302,7 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 	h := hashObject(treeObject, data)
 	if h != root {
 		b.objects = append(b.objects, object{hash: h, typ: treeObject, data: data})
+		trees.put(h, kept) // the next batch reads the new head's trees
 	}
 	return h, false, nil
 }
@@ -337,4 +365,57 @@ func validPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// treeCache keeps parsed trees by hash. A tree's hash names its content, so
+// an entry never goes stale and is right for every repository that holds
+// the tree; without it every read of a page re-reads and re-parses the
+// trees on its path, thousands of entries each in a large space. It is
+// bounded by the number of entries it holds: two generations, the older
+// dropped whole when the newer fills up, and a hit in the older moves the
+// tree to the newer.
+type treeCache struct {
+	mu       sync.Mutex
+	cur, old map[Hash][]treeEntry
+	size     int // entries held in cur
+	limit    int // entries per generation
+}
+
+// treeCacheEntries bounds each generation to about 10 MB (20 MB in all):
+// the directories of a space of 100,000 pages fit in one.
+const treeCacheEntries = 1 << 17
+
+var trees = &treeCache{cur: map[Hash][]treeEntry{}, limit: treeCacheEntries}
+
+func (c *treeCache) get(h Hash) ([]treeEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.cur[h]; ok {
+		return e, true
+	}
+	e, ok := c.old[h]
+	if ok {
+		delete(c.old, h)
+		c.add(h, e)
+	}
+	return e, ok
+}
+
+func (c *treeCache) put(h Hash, entries []treeEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.cur[h]; !ok {
+		c.add(h, entries)
+	}
+}
+
+// add inserts into the newer generation, starting a new one when it is
+// full. The caller holds c.mu.
+func (c *treeCache) add(h Hash, entries []treeEntry) {
+	n := len(entries) + 1
+	if c.size+n > c.limit {
+		c.old, c.cur, c.size = c.cur, map[Hash][]treeEntry{}, 0
+	}
+	c.cur[h] = entries
+	c.size += n
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptwiki/pt/mcp"
+)
+
+func init() { register(newServeCmd) }
+
+func newServeCmd(e *env) *cobra.Command {
+	var addr, authMode string
+	var rate float64
+	var burst int
+	var hosts []string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "serve the space to agents over MCP (stdio, or streamable HTTP with --http)",
+		Long: "serve runs the space's MCP server. Without --http it speaks JSON-RPC on stdin and stdout,\n" +
+			"as a coding agent that starts it expects (see pt mcp install). With --http ADDR (for example\n" +
+			mcp.DefaultAddr + ") it listens on ADDR at " + mcp.DefaultPath + ", and every request needs a bearer token\n" +
+			"from pt token create unless --auth none, which is allowed on a loopback address only.",
+		Args: argsN(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			srv := mcp.NewServer(s, mcp.Options{})
+			if !cmd.Flags().Changed("http") {
+				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
+			}
+			if addr == "" {
+				return usageError{errors.New("--http needs an address, e.g. " + mcp.DefaultAddr)}
+			}
+			if err := mcp.CheckListen(addr, authMode); err != nil {
+				return usageError{err}
+			}
+			opts := mcp.HTTPOptions{Addr: addr, Auth: authMode, Rate: rate, Burst: burst, AllowedHosts: hosts}
+			if authMode != mcp.AuthNone {
+				opts.Tokens = mcp.OpenTokens(s)
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			opts.Addr = ln.Addr().String()
+			h, err := mcp.Handler(srv, opts)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			fmt.Fprintf(e.stderr, "pt: serving %s over MCP at http://%s%s (auth: %s)\n", s.Dir(), opts.Addr, mcp.DefaultPath, authMode)
+			if opts.Tokens != nil {
+				if toks, err := opts.Tokens.List(); err == nil && len(toks) == 0 {
+					fmt.Fprintln(e.stderr, "pt: no tokens yet: create one with pt token create --name NAME --scope read|write")
+				}
+			}
+			if err := mcp.Serve(e.ctx, ln, h); err != nil && !errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address instead of stdio (e.g. "+mcp.DefaultAddr+"; port 0 picks a free one)")
+	cmd.Flags().StringVar(&authMode, "auth", mcp.AuthToken, "token (a bearer token on every request) or none (loopback only)")
+	cmd.Flags().Float64Var(&rate, "rate", mcp.DefaultRate, "requests per second allowed to one token (negative: no limit)")
+	cmd.Flags().IntVar(&burst, "burst", mcp.DefaultBurst, "requests one token may send at once")
+	cmd.Flags().StringSliceVar(&hosts, "allowed-host", nil, "another host name clients reach the server by (Host and Origin checks)")
+	return cmd
+}

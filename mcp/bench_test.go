@@ -1,0 +1,153 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptwiki/pt/retrieve"
+	"github.com/ptwiki/pt/wiki"
+	"github.com/ptwiki/pt/wiki/spacegen"
+)
+
+// benchSpace is a generated space of n pages, kept between runs in the
+// temporary directory (it is deterministic for a seed).
+func benchSpace(b *testing.B, n int) *wiki.Space {
+	b.Helper()
+	ctx := context.Background()
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("pt-bench-mcp-%d", n))
+	if _, err := os.Stat(filepath.Join(dir, "kb.yaml")); err == nil {
+		if s, err := wiki.Open(ctx, dir); err == nil {
+			return s
+		}
+	}
+	os.RemoveAll(dir)
+	start := time.Now()
+	s, err := spacegen.Generate(ctx, dir, spacegen.Options{Pages: n, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("generated %d pages in %s", n, time.Since(start))
+	return s
+}
+
+var benchQuestions = []string{
+	"why is the index keyed by commit",
+	"how do we replay the write queue after an outage",
+	"what are the code review conventions",
+	"who approves a schema migration",
+	"how are idempotency keys generated",
+	"what caused the ledger outage",
+	"how do we rotate credentials",
+	"when is a page marked stale",
+}
+
+// BenchmarkHTTPQuery measures query_knowledge_base over streamable HTTP,
+// with token auth, against a generated 10,000-page space: clients calls in
+// parallel from their own sessions; it reports calls per second and the
+// latency percentiles of one call.
+//
+//	go test ./mcp -run '^$' -bench HTTPQuery -benchtime 2000x
+func BenchmarkHTTPQuery(b *testing.B) {
+	const clients = 8
+	s := benchSpace(b, 10000)
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := retrieve.Query(ctx, s, retrieve.Request{Question: benchQuestions[0]}); err != nil { // build the index outside the timing
+		b.Fatal(err)
+	}
+	ts := OpenTokens(s)
+	name := fmt.Sprintf("bench-%d", time.Now().UnixNano())
+	secret, _, err := ts.Create(name, ScopeRead, time.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ts.Revoke(name)
+	srv := httptest.NewUnstartedServer(nil)
+	h, err := Handler(NewServer(s, Options{}), HTTPOptions{Addr: srv.Listener.Addr().String(), Tokens: ts, Rate: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv.Config.Handler = h
+	srv.Start()
+	defer srv.Close()
+	sessions := make([]*sdk.ClientSession, clients)
+	for i := range sessions {
+		sessions[i] = httpClient(b, srv.URL+DefaultPath, secret, "bench")
+	}
+	defer func() { // before srv.Close, which waits for the sessions' streams
+		for _, cs := range sessions {
+			cs.Close()
+		}
+	}()
+
+	var next atomic.Int64
+	lat := make([]time.Duration, b.N)
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= b.N {
+					return
+				}
+				t0 := time.Now()
+				res, err := sessions[c].CallTool(ctx, &sdk.CallToolParams{Name: ToolQuery, Arguments: map[string]any{"question": benchQuestions[i%len(benchQuestions)]}})
+				lat[i] = time.Since(t0)
+				if err != nil || res.IsError {
+					b.Errorf("call %d: %v %v", i, err, res)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	slices.Sort(lat)
+	pct := func(p float64) float64 {
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+}
+
+// BenchmarkQueryDirect is retrieve.Query itself on the same space, called in
+// parallel without MCP: the ceiling for BenchmarkHTTPQuery.
+//
+//	go test ./mcp -run '^$' -bench QueryDirect -benchtime 2000x
+func BenchmarkQueryDirect(b *testing.B) {
+	s := benchSpace(b, 10000)
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := retrieve.Query(ctx, s, retrieve.Request{Question: benchQuestions[0]}); err != nil {
+		b.Fatal(err)
+	}
+	var next atomic.Int64
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := int(next.Add(1))
+			if _, err := retrieve.Query(ctx, s, retrieve.Request{Question: benchQuestions[i%len(benchQuestions)]}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
+}

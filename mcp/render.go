@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ptwiki/pt/retrieve"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// The readable content of each tool result: the same data as its
+// structured output, laid out for a model or a person to read.
+
+func renderQuery(r *retrieve.Result) string {
+	var b strings.Builder
+	if !r.Sufficient {
+		fmt.Fprintf(&b, "insufficient: the knowledge base does not answer %q", r.Question)
+		if r.Trace.Reason != "" {
+			fmt.Fprintf(&b, " (%s)", r.Trace.Reason)
+		}
+		b.WriteString(". Say so rather than guess; if you find the answer elsewhere, consider filing it back.\n")
+		if len(r.Results) == 0 {
+			return b.String()
+		}
+	} else {
+		fmt.Fprintf(&b, "%d excerpts, %d tokens", len(r.Results), r.Tokens)
+		if len(r.Trace.Topics) > 0 {
+			fmt.Fprintf(&b, "; topics: %s", strings.Join(r.Trace.Topics, ", "))
+		}
+		b.WriteString(". Cite path@revision.\n")
+	}
+	for i, h := range r.Results {
+		fmt.Fprintf(&b, "\n[%d] %s@%s — %s", i+1, h.Path, short(h.Revision), h.Title)
+		if h.Heading != "" && h.Heading != h.Title {
+			fmt.Fprintf(&b, " › %s", h.Heading)
+		}
+		if h.NeedsReview {
+			b.WriteString(" (needs review: open lint findings)")
+		}
+		b.WriteString("\n")
+		b.WriteString(strings.TrimSpace(h.Excerpt))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func renderResult(r *wiki.Result) string {
+	var b strings.Builder
+	if r.Unchanged {
+		fmt.Fprintf(&b, "%s: nothing to change; no commit was made\n", r.Kind)
+	} else {
+		fmt.Fprintf(&b, "%s batch %s: commit %s, %d paths\n", r.Kind, r.Batch, short(r.Commit), len(r.Pages))
+	}
+	for _, p := range r.Pages {
+		verb := "wrote"
+		if p.Deleted {
+			verb = "deleted"
+		}
+		fmt.Fprintf(&b, "  %s %s %s", verb, p.Role, p.Path)
+		if p.Revision != "" {
+			fmt.Fprintf(&b, "@%s", short(p.Revision))
+		}
+		b.WriteString("\n")
+	}
+	for _, s := range r.NotUpdated {
+		fmt.Fprintf(&b, "  left alone %s: %s\n", s.Path, s.Reason)
+	}
+	return b.String()
+}
+
+func renderFindings(f *Findings) string {
+	if len(f.Findings) == 0 {
+		return "no findings\n"
+	}
+	var b strings.Builder
+	for _, x := range f.Findings {
+		loc := x.Path
+		if x.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", x.Path, x.Line)
+		}
+		fmt.Fprintf(&b, "%s %s %s [%s, %s] %s\n", x.ID, loc, x.Check, x.Severity, x.Status, x.Message)
+	}
+	return b.String()
+}
+
+func renderLog(l *Log) string {
+	if len(l.Commits) == 0 {
+		return "no commits\n"
+	}
+	var b strings.Builder
+	for _, c := range l.Commits {
+		id := "(plain commit)"
+		if c.Batch != nil {
+			id = c.Batch.BatchID
+		}
+		fmt.Fprintf(&b, "%s  %s  %-20s  %s  (%s)\n", short(c.Hash), c.When.UTC().Format("2006-01-02 15:04"), id, c.Subject, c.Author)
+	}
+	return b.String()
+}

@@ -1,0 +1,61 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+// Resource addresses: the hub, and every page through one template whose
+// path may hold slashes (kb://page/pages/storage.md).
+const (
+	HubURI          = "kb://hub"
+	PageURITemplate = "kb://page/{+path}"
+	pageURIPrefix   = "kb://page/"
+)
+
+// PageURI is the resource address of a page.
+func PageURI(p string) string { return pageURIPrefix + p }
+
+func addResources(srv *sdk.Server, s *wiki.Space) {
+	srv.AddResource(&sdk.Resource{
+		URI:         HubURI,
+		Name:        "hub",
+		Title:       "Knowledge base hub",
+		Description: "The hub of the knowledge base: every topic, one line each, linking its spoke.",
+		MIMEType:    "text/markdown",
+	}, func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		return readResource(ctx, s, req.Params.URI, wiki.HubPath)
+	})
+	srv.AddResourceTemplate(&sdk.ResourceTemplate{
+		URITemplate: PageURITemplate,
+		Name:        "page",
+		Title:       "Knowledge base page",
+		Description: "A page of the knowledge base at the head, by its path relative to the space root (kb://page/pages/storage.md).",
+		MIMEType:    "text/markdown",
+	}, func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		raw := strings.TrimPrefix(req.Params.URI, pageURIPrefix)
+		p, err := url.PathUnescape(raw)
+		if err != nil {
+			return nil, sdk.ResourceNotFoundError(req.Params.URI)
+		}
+		return readResource(ctx, s, req.Params.URI, p)
+	})
+}
+
+func readResource(ctx context.Context, s *wiki.Space, uri, p string) (*sdk.ReadResourceResult, error) {
+	pg, err := readPage(ctx, s, p, "")
+	if err != nil {
+		if errors.Is(err, wiki.ErrNotFound) {
+			return nil, sdk.ResourceNotFoundError(uri)
+		}
+		return nil, err
+	}
+	meta := sdk.Meta{"revision": pg.Revision, "commit": pg.Commit}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: pg.Content, Meta: meta}}}, nil
+}

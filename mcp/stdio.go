@@ -1,0 +1,160 @@
+package mcp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxStdioLine bounds one JSON-RPC message on stdio; a longer line is
+// answered with an error and skipped, never buffered whole.
+const maxStdioLine = 16 << 20
+
+// drainTimeout bounds how long the server keeps answering requests already
+// received after the client closed its end.
+const drainTimeout = 2 * time.Minute
+
+// ServeStdio serves srv to one client over newline-delimited JSON-RPC on in
+// and out (a coding agent that started `pt serve`) until the client closes
+// in or ctx is done. A line that is not JSON is answered with a JSON-RPC
+// parse error instead of ending the session, and when in ends, the requests
+// already received are answered before the server stops, so that
+// `... | pt serve` gets every answer. Nothing else may write to out.
+func ServeStdio(ctx context.Context, srv *sdk.Server, in io.Reader, out io.Writer) error {
+	o := &stdioOut{w: out, pending: map[string]bool{}}
+	o.idle = sync.NewCond(&o.mu)
+	pr, pw := io.Pipe()
+	go o.pump(ctx, in, pw)
+	err := srv.Run(ctx, &sdk.IOTransport{Reader: pr, Writer: o})
+	pr.Close()
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+		return nil
+	}
+	return err
+}
+
+// stdioOut is the server's end of stdout: one message per Write, under a
+// lock shared with the parse errors the pump writes, and it keeps count of
+// the requests still unanswered.
+type stdioOut struct {
+	w       io.Writer
+	mu      sync.Mutex
+	idle    *sync.Cond
+	pending map[string]bool
+}
+
+func (o *stdioOut) Close() error { return nil }
+
+func (o *stdioOut) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, m := range messages(p) {
+		if m.ID != nil && m.Method == "" && (m.Result != nil || m.Error != nil) {
+			delete(o.pending, string(m.ID))
+		}
+	}
+	if len(o.pending) == 0 {
+		o.idle.Broadcast()
+	}
+	return o.w.Write(p)
+}
+
+type rpcMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// messages decodes a message or a batch of them, as far as pending
+// requests need.
+func messages(p []byte) []rpcMessage {
+	p = bytes.TrimSpace(p)
+	var ms []rpcMessage
+	if len(p) > 0 && p[0] == '[' {
+		_ = json.Unmarshal(p, &ms)
+		return ms
+	}
+	var m rpcMessage
+	if json.Unmarshal(p, &m) == nil {
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// pump copies the client's lines to the SDK, answering malformed ones
+// itself, and closes the SDK's input once in has ended and every request
+// read has been answered.
+func (o *stdioOut) pump(ctx context.Context, in io.Reader, pw *io.PipeWriter) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, tooLong, err := readLine(r)
+		switch {
+		case tooLong:
+			o.parseError(fmt.Sprintf("message longer than %d bytes", maxStdioLine))
+		case len(bytes.TrimSpace(line)) == 0:
+		case !json.Valid(line):
+			o.parseError("not JSON")
+		default:
+			o.mu.Lock()
+			for _, m := range messages(line) {
+				if m.ID != nil && m.Method != "" {
+					o.pending[string(m.ID)] = true
+				}
+			}
+			o.mu.Unlock()
+			if _, werr := pw.Write(append(bytes.TrimSpace(line), '\n')); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	o.waitIdle(ctx)
+	pw.Close()
+}
+
+func (o *stdioOut) waitIdle(ctx context.Context) {
+	deadline := time.AfterFunc(drainTimeout, func() { o.mu.Lock(); o.pending = map[string]bool{}; o.idle.Broadcast(); o.mu.Unlock() })
+	defer deadline.Stop()
+	stop := context.AfterFunc(ctx, func() { o.mu.Lock(); o.pending = map[string]bool{}; o.idle.Broadcast(); o.mu.Unlock() })
+	defer stop()
+	o.mu.Lock()
+	for len(o.pending) > 0 {
+		o.idle.Wait()
+	}
+	o.mu.Unlock()
+}
+
+func (o *stdioOut) parseError(why string) {
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "parse error: " + why}})
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.w.Write(append(msg, '\n'))
+}
+
+// readLine reads one line, discarding the rest of one longer than
+// maxStdioLine (tooLong is then true).
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if len(line)+len(chunk) > maxStdioLine {
+			tooLong, line = true, nil
+		}
+		if !tooLong {
+			line = append(line, chunk...)
+		}
+		if err != nil || !isPrefix {
+			return line, tooLong, err
+		}
+	}
+}

@@ -1,0 +1,40 @@
+// An MCP client from outside Go (the official TypeScript SDK) drives pt serve
+// over stdio or streamable HTTP and prints what it saw as one JSON object.
+// Usage: node client.mjs stdio PT_BINARY SPACE_DIR
+//        node client.mjs http URL TOKEN
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const [mode, a, b] = process.argv.slice(2);
+const transport = mode === "stdio"
+  ? new StdioClientTransport({ command: a, args: ["serve", "--kb", b], stderr: "inherit" })
+  : new StreamableHTTPClientTransport(new URL(a), { requestInit: { headers: { Authorization: `Bearer ${b}` } } });
+const client = new Client({ name: `ts-e2e-${mode}`, version: "1.0.0" });
+await client.connect(transport);
+
+const out = { instructions: client.getInstructions() ?? "" };
+const tools = await client.listTools();
+out.tools = tools.tools.map((t) => ({ name: t.name, readOnly: t.annotations?.readOnlyHint ?? false, output: !!t.outputSchema }));
+const q = await client.callTool({ name: "query_knowledge_base", arguments: { question: "why is the index keyed by commit" } });
+out.query = { isError: !!q.isError, sufficient: q.structuredContent?.sufficient, top: q.structuredContent?.results?.[0]?.path ?? "" };
+const ing = await client.callTool({ name: "ingest_source", arguments: {
+  title: `Note from the ${mode} TypeScript client`, approved_by: "dana",
+  body: `The TypeScript SDK client ingested this over ${mode}.` } });
+out.ingest = { isError: !!ing.isError, batch: ing.structuredContent?.batch ?? "", text: ing.content?.[0]?.text ?? "" };
+const bad = await client.callTool({ name: "read_page", arguments: { path: "../outside.md" } });
+out.bad = { isError: !!bad.isError, text: bad.content?.[0]?.text ?? "" };
+try {
+  await client.callTool({ name: "no_such_tool", arguments: {} });
+  out.unknownTool = "no error";
+} catch (e) {
+  out.unknownTool = String(e.message ?? e);
+}
+const hub = await client.readResource({ uri: "kb://hub" });
+out.hub = hub.contents[0].text.includes("kind: hub");
+const tmpl = await client.listResourceTemplates();
+out.template = tmpl.resourceTemplates[0]?.uriTemplate ?? "";
+const prompt = await client.getPrompt({ name: "consult-the-kb", arguments: { task: "add retries" } });
+out.prompt = prompt.messages[0].content.text.includes("query_knowledge_base");
+await client.close();
+console.log(JSON.stringify(out));
