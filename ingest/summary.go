@@ -111,7 +111,6 @@ var (
 	atxHeading = regexp.MustCompile(`^ {0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$`)
 	listItem   = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s+(.*)$`)
 	taskBox    = regexp.MustCompile(`^\[([ xX])\]\s+`)
-	fenceOpen  = regexp.MustCompile("^ {0,3}(```+|~~~+)")
 	tableSep   = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
 	linkDef    = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*\S`)
 	hrule      = regexp.MustCompile(`^ {0,3}([-*_])(\s*[-*_]){2,}\s*$`)
@@ -901,7 +900,6 @@ func summaryLine(title string, cands []candidate) string {
 var (
 	metaLine = regexp.MustCompile(`^[\w][\w /&-]{0,24}:\s`) // "Date: ...", "Attendees: a, b"
 	metaKey  = regexp.MustCompile(`(?i)^(?:subject|from|to|cc|date|time|when|where|location|attendees|present|participants|absent|author|owner|status|severity|duration|tags|reviewers|re)\s*:`)
-	fieldSep = regexp.MustCompile(`\w:\s`)
 	tocLine  = regexp.MustCompile(`(?i)^(table of contents|contents|toc)\b`)
 )
 
