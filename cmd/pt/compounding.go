@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
+	"github.com/ptwiki/pt/wiki"
 )
 
 func init() { register(newEvalCompoundingCmd) }
@@ -30,34 +31,12 @@ ranks in the top 3 and how the second question's context size changed.`,
 			if pairsFile == "" {
 				return usageError{errors.New("--pairs is required")}
 			}
-			f, err := os.Open(pairsFile)
-			if err != nil {
-				return err
-			}
-			pairs, err := ingest.ReadPairs(f)
-			f.Close()
-			if err != nil {
-				return err
-			}
 			s, err := e.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			tmp, err := os.MkdirTemp("", "pt-compounding-")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(tmp)
-			c, err := ingest.ScratchCopy(e.ctx, s, filepath.Join(tmp, "space"))
-			if err != nil {
-				return err
-			}
-			defer func() {
-				retrieve.CloseIndexes()
-				c.Close()
-			}()
-			rep, err := ingest.Compounding(e.ctx, c, pairs)
+			rep, err := runCompounding(e, s, pairsFile)
 			if err != nil {
 				return err
 			}
@@ -76,4 +55,32 @@ func renderCompounding(w io.Writer, rep *ingest.CompoundingReport) {
 	fmt.Fprintf(w, "\n%d pairs, %d filed; synthesis in the top 3 for %d of %d filed (%.2f)\n", rep.Pairs, rep.Filed, rep.Top3, rep.Filed, rep.Top3Rate)
 	fmt.Fprintf(w, "context tokens of the second question, filed pairs: cold %.0f, warm %.0f (%+.1f%%)\n", rep.MeanColdTokens, rep.MeanWarmTokens, 100*rep.TokenChange)
 	fmt.Fprintf(w, "second questions answered sufficiently: cold %d, warm %d\n", rep.SufficientCold, rep.SufficientWarm)
+}
+
+// runCompounding measures compounding on a scratch copy of s, so the space
+// itself is never written.
+func runCompounding(e *env, s *wiki.Space, pairsFile string) (*ingest.CompoundingReport, error) {
+	f, err := os.Open(pairsFile)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := ingest.ReadPairs(f)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "pt-compounding-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	c, err := ingest.ScratchCopy(e.ctx, s, filepath.Join(tmp, "space"))
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		retrieve.CloseIndexes()
+		c.Close()
+	}()
+	return ingest.Compounding(e.ctx, c, pairs)
 }

@@ -8,13 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
 )
 
 func init() { register(newEvalCmd) }
 
 func newEvalCmd(e *env) *cobra.Command {
-	var questions string
+	var questions, pairs string
 	var k, budget int
 	cmd := &cobra.Command{
 		Use:   "eval --questions FILE",
@@ -25,8 +26,20 @@ func newEvalCmd(e *env) *cobra.Command {
 			"for plain BM25 over whole pages and a naive keyword count.",
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if questions == "" && pairs == "" {
+				return usageError{errors.New("--questions FILE (or --pairs FILE) is required")}
+			}
 			if questions == "" {
-				return usageError{errors.New("--questions FILE is required")}
+				s, err := e.open()
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				rep, err := runCompounding(e, s, pairs)
+				if err != nil {
+					return err
+				}
+				return e.emit(rep, func(w io.Writer) { renderCompounding(w, rep) })
 			}
 			f, err := os.Open(questions)
 			if err != nil {
@@ -47,10 +60,26 @@ func newEvalCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return e.emit(rep, func(w io.Writer) { renderEval(w, rep) })
+			if pairs == "" {
+				return e.emit(rep, func(w io.Writer) { renderEval(w, rep) })
+			}
+			comp, err := runCompounding(e, s, pairs)
+			if err != nil {
+				return err
+			}
+			both := struct {
+				*retrieve.EvalReport
+				Compounding *ingest.CompoundingReport `json:"compounding"`
+			}{rep, comp}
+			return e.emit(both, func(w io.Writer) {
+				renderEval(w, rep)
+				fmt.Fprintln(w)
+				renderCompounding(w, comp)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&questions, "questions", "", "JSONL file of questions")
+	cmd.Flags().StringVar(&pairs, "pairs", "", "JSONL file of related question pairs: also measure compounding (on a scratch copy)")
 	cmd.Flags().IntVar(&k, "k", retrieve.DefaultK, "results per question")
 	cmd.Flags().IntVar(&budget, "budget", retrieve.DefaultBudget, "context budget in tokens")
 	return cmd
