@@ -22,6 +22,10 @@ type evidence struct {
 	Absent            float64 // share of the weight held by terms the space never uses
 	MissingMax        float64 // the heaviest term the top results lack, as a share of the weight
 	Terms             int
+
+	basePages []index.Hit // the plain page search's best pages, with their text (tune.baseCoverage)
+
+	channels map[string][]string // each channel's pages in order, and the fused order (tuning only: set when gateHook is)
 }
 
 // gateHook, when set (tests and tuning only), sees the evidence of every

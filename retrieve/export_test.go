@@ -30,7 +30,7 @@ func WithTune(name string, noSuff bool) func() {
 func SetGateHook(f func(question string, features map[string]any)) func() {
 	gateHook = func(ev evidence) {
 		f(ev.Question, map[string]any{"agree": ev.Agree, "agree3": ev.AgreeTop3, "pratio": ev.PageRatio, "sratio": ev.SecRatio,
-			"best": ev.Best, "union": ev.Union, "top1": ev.Top1, "absent": ev.Absent, "missmax": ev.MissingMax, "terms": ev.Terms})
+			"best": ev.Best, "union": ev.Union, "top1": ev.Top1, "absent": ev.Absent, "missmax": ev.MissingMax, "terms": ev.Terms, "channels": ev.channels})
 	}
 	return func() { gateHook = nil }
 }
@@ -52,6 +52,42 @@ func init() {
 }
 
 func init() {
-	// before: the settings as they were before feedback and the peak rule.
-	TuneVariants["before"] = func() { tune.wFeedback, tune.peakRatio = 0, 1e9 }
+	// before: the settings at the start of the round that made the pages
+	// channel the backbone (docs/retrieval.md).
+	TuneVariants["before"] = func() {
+		tune.backbone, tune.wPages, tune.skipSummaries, tune.pageSummaries, tune.baseCoverage = false, 1, true, false, false
+		tune.minCoverage = 0.6
+	}
+	TuneVariants["basecov"] = func() { tune.baseCoverage = true }
+}
+
+func init() {
+	TuneVariants["pgsum"] = func() { tune.pageSummaries = true }
+	TuneVariants["pgsum-s0.5"] = func() { tune.pageSummaries, tune.wSections = true, 0.5 }
+	TuneVariants["pgsum-s0.3"] = func() { tune.pageSummaries, tune.wSections = true, 0.3 }
+	TuneVariants["pgsum-fb0"] = func() { tune.pageSummaries, tune.wFeedback = true, 0 }
+	TuneVariants["s0.5"] = func() { tune.wSections = 0.5 }
+	TuneVariants["pages-only-sum"] = func() { tune.pageSummaries, tune.wSections, tune.wNav, tune.wFeedback = true, 0, 0, 0 }
+}
+
+func init() {
+	TuneVariants["pgsum-s0.3-fb0.3"] = func() { tune.pageSummaries, tune.wSections, tune.wFeedback = true, 0.3, 0.3 }
+	TuneVariants["pgsum-s0.3-nav0"] = func() { tune.pageSummaries, tune.wSections, tune.wNav = true, 0.3, 0 }
+	TuneVariants["pgsum-s0"] = func() { tune.pageSummaries, tune.wSections = true, 0 }
+	TuneVariants["pgsum-fb1"] = func() { tune.pageSummaries, tune.wFeedback = true, 1 }
+	TuneVariants["pgsum-mnz"] = func() { tune.pageSummaries, tune.mnz = true, true }
+	TuneVariants["pgsum-mnz-s0.5"] = func() { tune.pageSummaries, tune.mnz, tune.wSections = true, true, 0.5 }
+}
+
+func init() {
+	TuneVariants["bb"] = func() { tune.pageSummaries, tune.backbone = true, true }
+	TuneVariants["bb-s0.5"] = func() { tune.pageSummaries, tune.backbone, tune.wSections = true, true, 0.5 }
+	TuneVariants["bb-s0.3-nav0"] = func() { tune.pageSummaries, tune.backbone, tune.wSections, tune.wNav = true, true, 0.3, 0 }
+	TuneVariants["bb-p2"] = func() { tune.pageSummaries, tune.backbone, tune.wPages = true, true, 2 }
+}
+
+func init() {
+	TuneVariants["bb-p2-allsum"] = func() { tune.pageSummaries, tune.backbone, tune.wPages, tune.skipSummaries = true, true, 2, false }
+	TuneVariants["bb-p3"] = func() { tune.pageSummaries, tune.backbone, tune.wPages = true, true, 3 }
+	TuneVariants["bb-p2-fb0.3"] = func() { tune.pageSummaries, tune.backbone, tune.wPages, tune.wFeedback = true, true, 2, 0.3 }
 }

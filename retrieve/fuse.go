@@ -15,9 +15,15 @@ import (
 // development and own questions of both corpora (docs/retrieval.md has the
 // figures; TestTuneImported sweeps the variants of export_test.go).
 //
-// Channels are fused per page by the sum of weight*score/best score of the
-// channel (score fusion), which beat reciprocal rank fusion (weight/(rrfK+
-// rank), kept as a variant): a page far ahead in one channel stays ahead.
+// The pages channel (plain BM25 over whole pages, a page scoring as its
+// source or its summary, whichever is better) is the backbone: a page's
+// fused score is its pages score over the best, times wPages plus the sum of
+// weight*score/best of the other channels (score fusion). The other
+// channels so re-rank the pages the page search found, in proportion to
+// their agreement with it, and cannot lift a page it ranks low: adding them
+// (the previous fusion) let a section channel that favoured short,
+// off-subject sections push the page plain BM25 ranked first out of the top
+// five. Reciprocal rank fusion (weight/(rrfK+rank)) and CombMNZ lost to it.
 // Plain title+body BM25 beat the index's boosted fields (title 3, heading 2,
 // summary 2) on both corpora. Navigation has a small weight: the topics an
 // import derives are broad, and a larger weight let a whole topic's pages
@@ -28,7 +34,8 @@ var tune = struct {
 	wSections, wPages, wNav     float64
 	pageFields, sectionFields   map[string]float64 // nil: the index's DefaultFields
 	coverMaxWeight              float64            // share of coverage taken from the best single page (the rest from the best pages jointly)
-	skipSummaries               bool               // summaries rank only through navigation
+	skipSummaries               bool               // summaries rank only through navigation (tuning only: the previous setting)
+	pageSummaries               bool               // except in the pages and feedback channels, where a page scores as its source or its summary, whichever is better
 	scoreFusion                 bool               // score fusion; false: reciprocal rank fusion
 	pathTitle                   bool               // search a page's folders as part of its title
 	coverTop                    int                // results whose text sufficiency reads
@@ -40,12 +47,15 @@ var tune = struct {
 	feedbackDocs, feedbackTerms int
 	noSuff                      bool // never insufficient (tuning only: measures ranking alone)
 	noFamily                    bool // no family spreading (tuning only)
+	baseCoverage                bool // coverage read from the plain page search's best pages, not the fused results
+	backbone                    bool // the pages channel's score times (wPages + the other channels' fused score)
+	mnz                         bool // CombMNZ: the fused score times the number of channels that found the page
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
-	wSections: 1.0, wPages: 1.0, wNav: 0.2,
+	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
 	pageFields: plainFields, sectionFields: plainFields,
-	pathTitle: true, scoreFusion: true, skipSummaries: true,
-	coverTop: 3, coverPages: true, minCoverage: 0.6, coverMaxWeight: 0.5,
+	pathTitle: true, scoreFusion: true,
+	coverTop: 3, coverPages: true, minCoverage: 0.56, coverMaxWeight: 0.5,
 	peakRatio: 3, peakMinCoverage: 0.4,
 	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
 }
@@ -56,6 +66,8 @@ type group struct {
 	key      string
 	family   string
 	fused    float64
+	channels int         // how many channels found it
+	page     float64     // the pages channel's score over its best (backbone fusion)
 	sections []index.Hit // its matching sections, best first
 }
 
@@ -76,6 +88,14 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 		return nil, err
 	}
 	ev.observe(secs, pages)
+	if tune.baseCoverage {
+		// The plain page search's own best pages, bodies included: the
+		// evidence the sufficiency gate reads (see sufficient).
+		ev.basePages, err = ix.Search(ctx, index.Query{Text: question, Types: []string{typePage}, Limit: tune.coverTop, Fields: tune.pageFields, ExcludeStatus: inactive})
+		if err != nil {
+			return nil, err
+		}
+	}
 	var fb []index.Hit
 	if tune.wFeedback > 0 {
 		extra, err := feedbackTerms(ctx, ix, question, secs)
@@ -106,14 +126,18 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 		seen := map[string]bool{}
 		r := 0
 		for _, h := range hits {
-			if tune.skipSummaries && name != "spokes" && h.PageKind == content.KindSummary {
-				// A summary restates its source in fewer words, so BM25's
-				// length normalisation ranks its stray matches above the
-				// source's real ones; the source speaks for both here, the
-				// summary through the spokes.
+			if tune.skipSummaries && name != "spokes" && h.PageKind == content.KindSummary && !(tune.pageSummaries && !keep) {
+				// Tuning only: summaries ranked through the spokes alone.
+				// Ranked, a summary's key sentences are often the words
+				// a paraphrase shares with the page ("the tiny
+				// placeholder container" of the pause image), and the
+				// group scores as the better of source and summary.
 				continue
 			}
 			g := get(h)
+			if ev.channels != nil && !seen[g.key] {
+				ev.channels[name] = append(ev.channels[name], g.key)
+			}
 			if keep {
 				g.addSection(h)
 			}
@@ -121,8 +145,11 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 				continue
 			}
 			seen[g.key] = true
+			g.channels++
 			r++
-			if tune.scoreFusion {
+			if tune.scoreFusion && tune.backbone && name == "pages" {
+				g.page = h.Score / hits[0].Score
+			} else if tune.scoreFusion {
 				g.fused += w * h.Score / hits[0].Score
 			} else {
 				g.fused += w / (tune.rrfK + float64(r))
@@ -137,12 +164,26 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 	out := make([]*group, 0, len(groups))
 	pagesRead := map[string]bool{}
 	for _, g := range groups {
+		if tune.backbone {
+			// A page the page search did not find keeps a trace of the
+			// other channels' scores, so that it still ranks among its kind.
+			g.fused = g.page*(tune.wPages+g.fused) + 1e-3*g.fused
+		}
+		if tune.mnz {
+			g.fused *= float64(g.channels)
+		}
 		out = append(out, g)
 		for _, h := range g.sections {
 			pagesRead[h.Path] = true
 		}
 	}
 	tr.PagesRead = len(pagesRead)
+	if ev.channels != nil {
+		ev.channels["raw-pages"] = nil
+		for _, h := range pages {
+			ev.channels["raw-pages"] = append(ev.channels["raw-pages"], h.Path)
+		}
+	}
 	tr.Candidates = len(out)
 	slices.SortFunc(out, func(a, b *group) int {
 		return cmp.Or(cmp.Compare(b.fused, a.fused), cmp.Compare(a.key, b.key))
@@ -150,7 +191,13 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 	if tune.noFamily {
 		return out, nil
 	}
-	return spreadFamilies(out), nil
+	out = spreadFamilies(out)
+	if ev.channels != nil {
+		for _, g := range out {
+			ev.channels["fused"] = append(ev.channels["fused"], g.key)
+		}
+	}
+	return out, nil
 }
 
 // addSection records a matching section once, keeping them best first.

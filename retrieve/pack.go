@@ -27,14 +27,13 @@ const (
 // candidate is a group chosen for the answer, with the section that
 // represents it and the page as read at head.
 type candidate struct {
-	g       *group
-	sec     index.Hit
-	more    []index.Hit // other matching sections of the group
-	page    *wiki.PageAt
-	title   string
-	review  bool
-	fused   float64
-	textAll string // the section texts used for sufficiency
+	g      *group
+	sec    index.Hit
+	more   []index.Hit // other matching sections of the group
+	page   *wiki.PageAt
+	title  string
+	review bool
+	fused  float64
 }
 
 // pick walks the fused groups best first and keeps the first K whose page is

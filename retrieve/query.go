@@ -54,6 +54,9 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	res.Trace.Index = h.kind
 
 	ev := evidence{Question: req.Question}
+	if gateHook != nil {
+		ev.channels = map[string][]string{}
+	}
 	groups, err := rank(ctx, s, h.ix, head, req.Question, &res.Trace, &ev)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)

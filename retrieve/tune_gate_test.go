@@ -42,16 +42,19 @@ func TestDumpEvidence(t *testing.T) {
 		variants = []string{"default"}
 	}
 	defer retrieve.CloseIndexes()
-	for _, c := range []struct{ corpus, dev, own string }{
-		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl"},
-		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl"},
+	for _, c := range []struct {
+		corpus, dev, own string
+		prefixes         []string // as TestImportedCorpusEval imports them
+	}{
+		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl", []string{"/wiki/", "https://go.dev/wiki/", "https://golang.org/wiki/", "https://github.com/golang/go/wiki/"}},
+		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl", []string{"https://github.com/kubernetes/community/blob/master/", "https://github.com/kubernetes/community/tree/master/", "https://git.k8s.io/community/"}},
 	} {
 		s, _, err := wiki.Init(ctx, t.TempDir(), wiki.InitOptions{Name: c.corpus, When: when})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		if _, err := ingest.Import(ctx, s, filepath.Join(root, c.corpus), ingest.ImportOptions{ApprovedBy: "eval", When: when}); err != nil {
+		if _, err := ingest.Import(ctx, s, filepath.Join(root, c.corpus), ingest.ImportOptions{ApprovedBy: "eval", When: when, SitePrefixes: c.prefixes}); err != nil {
 			t.Fatal(err)
 		}
 		files := []string{filepath.Join(root, c.dev), c.own}

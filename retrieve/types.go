@@ -36,7 +36,7 @@ type Hit struct {
 	Path        string  `json:"path"`
 	Title       string  `json:"title"`
 	Revision    string  `json:"revision"`
-	Score       float64 `json:"score"` // fused relevance: each channel's BM25 score over its best, weighted, summed, ×100; compares only within one Result
+	Score       float64 `json:"score"` // fused relevance: the pages channel's BM25 score over its best times (2 + the other channels' weighted scores over their best), ×100; compares only within one Result
 	Excerpt     string  `json:"excerpt"`
 	NeedsReview bool    `json:"needs_review"`
 	Heading     string  `json:"heading,omitempty"` // the section's heading path, "" for a page's lead
