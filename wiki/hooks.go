@@ -1,12 +1,5 @@
 package wiki
 
-import "sync"
-
-// afterCommit holds the hook of each Space that set one. A package-level
-// map keeps the Space struct as it is; SetAfterCommit(nil) removes the
-// entry.
-var afterCommit sync.Map // *Space → func(*Result)
-
 // SetAfterCommit registers fn to run after every batch this Space commits
 // (not after unchanged batches or failures), once the write lock is
 // released, on the committing goroutine. It is how a server keeps a remote
@@ -15,15 +8,15 @@ var afterCommit sync.Map // *Space → func(*Result)
 // hook.
 func (s *Space) SetAfterCommit(fn func(*Result)) {
 	if fn == nil {
-		afterCommit.Delete(s)
+		s.afterCommit.Store(nil)
 		return
 	}
-	afterCommit.Store(s, fn)
+	s.afterCommit.Store(&fn)
 }
 
 // afterCommitted runs the hook, if any.
 func (s *Space) afterCommitted(res *Result) {
-	if fn, ok := afterCommit.Load(s); ok {
-		fn.(func(*Result))(res)
+	if fn := s.afterCommit.Load(); fn != nil {
+		(*fn)(res)
 	}
 }

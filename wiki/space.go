@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki/internal/gitstore"
@@ -41,6 +42,8 @@ type Space struct {
 	prefix string // the space's directory relative to the repository root: "" or "kb/"
 	dir    string // absolute space directory in the work tree; "" when bare
 	cfg    content.Config
+	// afterCommit is the hook SetAfterCommit installs (nil for none).
+	afterCommit atomic.Pointer[func(*Result)]
 }
 
 // Open opens the space rooted at dir (a directory holding kb.yaml in the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ func newServeCmd(e *env) *cobra.Command {
 	var rate float64
 	var burst int
 	var hosts []string
+	var syncEvery time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "serve the space to agents over MCP (stdio, or streamable HTTP with --http)",
@@ -31,6 +33,8 @@ func newServeCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			stopSync := startSync(e, s, syncEvery)
+			defer stopSync()
 			srv := mcp.NewServer(s, mcp.Options{})
 			if !cmd.Flags().Changed("http") {
 				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
@@ -71,6 +75,7 @@ func newServeCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&authMode, "auth", mcp.AuthToken, "token (a bearer token on every request) or none (loopback only)")
 	cmd.Flags().Float64Var(&rate, "rate", mcp.DefaultRate, "requests per second allowed to one token (negative: no limit)")
 	cmd.Flags().IntVar(&burst, "burst", mcp.DefaultBurst, "requests one token may send at once")
+	cmd.Flags().DurationVar(&syncEvery, "sync-every", time.Minute, "when kb.yaml names a remote: pull this often (0: only after each batch); every batch is pushed as it lands")
 	cmd.Flags().StringSliceVar(&hosts, "allowed-host", nil, "another host name clients reach the server by (Host and Origin checks)")
 	return cmd
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+// startSync keeps a served space in step with the remote kb.yaml names:
+// people's edits on the host come down every interval, and every batch an
+// agent writes is pushed as soon as it lands (coalesced, one sync at a
+// time). A space without a remote serves as it is. The returned function
+// stops the syncer.
+func startSync(e *env, s *wiki.Space, every time.Duration) func() {
+	if s.Config().Remote == "" {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(e.ctx)
+	var dirty atomic.Bool // a batch landed since the last good sync
+	opts := wiki.SyncOptions{Committer: wiki.Author{Name: "pt serve", Kind: "agent"}}
+	report := func(r *wiki.SyncResult, err error) {
+		if err != nil {
+			fmt.Fprintf(e.stderr, "pt: sync failed (local batches are kept and pushed by the next sync): %v\n", err)
+			return
+		}
+		if r.Received > 0 || r.Pushed > 0 {
+			fmt.Fprintf(e.stderr, "pt: sync %s: received %d, pushed %d\n", r.Remote, r.Received, r.Pushed)
+		}
+	}
+	y := wiki.NewSyncer(s, opts, every, func(r *wiki.SyncResult, err error) {
+		if err == nil {
+			dirty.Store(false)
+		}
+		report(r, err)
+	})
+	s.SetAfterCommit(func(*wiki.Result) {
+		dirty.Store(true)
+		y.Trigger()
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = y.Run(ctx)
+	}()
+	return func() {
+		s.SetAfterCommit(nil)
+		cancel()
+		<-done
+		// A batch that landed after the last sync is pushed before the
+		// server exits, so a short session's writes reach the host.
+		if dirty.Load() {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 30*time.Second)
+			defer cancel()
+			report(s.Sync(ctx, opts))
+		}
+	}
+}
