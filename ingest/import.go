@@ -315,7 +315,7 @@ func linkCorpus(docs []*importDoc, prefixes []string) {
 			d.links = append(d.links, docLink{to: to, heading: heading})
 		}
 		if !d.inPlace && len(d.links) > 0 { // with no link into the corpus there is nothing to rewrite
-			d.page.Body = rewriteLinks(d.page.Body, d.rel, ix, dest)
+			d.page.Body = rewriteLinks(d.page.Body, s, d.rel, ix, dest)
 		}
 	})
 }

@@ -75,10 +75,11 @@ func (ix *corpusIndex) resolve(from string, l content.Link) (to, anchor string, 
 
 // rewriteLinks returns body with every link to another corpus file pointing
 // at that file's place in the space (dest maps a rel path to its space
-// path). Only the link destination changes; a link that cannot be found in
-// the text as written is left alone.
-func rewriteLinks(body []byte, from string, ix *corpusIndex, dest func(rel string) string) []byte {
-	s := content.Analyze(body)
+// path). s is content.Analyze(body), which the caller already has: parsing
+// the body again would double the cost of the link pass. Only the link
+// destination changes; a link that cannot be found in the text as written is
+// left alone.
+func rewriteLinks(body []byte, s *content.Structure, from string, ix *corpusIndex, dest func(rel string) string) []byte {
 	if len(s.Links) == 0 {
 		return body
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -98,4 +99,66 @@ func cleanupBenchRepos() {
 	for _, dir := range benchRepos {
 		os.RemoveAll(filepath.Dir(dir))
 	}
+}
+
+// BenchmarkCommitImport commits a batch of 2,000 new files in 100
+// directories (an import's source and summary pages) with a work tree:
+// objects as one pack, then the work tree and the index (read, updated and
+// written once). "fresh" commits into an empty repository each time,
+// "into=10000" into one that holds 10,000 files and grows by 2,000 files per
+// iteration.
+//
+//	go test -run '^$' -bench CommitImport -benchtime 5x ./wiki/internal/gitstore/
+func BenchmarkCommitImport(b *testing.B) {
+	ctx := context.Background()
+	batch := func(prefix string) []Change {
+		changes := make([]Change, 2000)
+		for i := range changes {
+			changes[i] = Change{
+				Path: fmt.Sprintf("%s%s/dir%02d/page-%04d.md", prefix, []string{"sources", "summaries"}[i%2], i/2%50, i/2),
+				Data: []byte(fmt.Sprintf("---\ntitle: Page %d\n---\n\n# Page %d\n\n%s\n", i, i, strings.Repeat("Some words of the page. ", 40+i%80))),
+			}
+		}
+		return changes
+	}
+	commitBatch := func(b *testing.B, s *Store, changes []Change) {
+		head, err := s.Head(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := s.Commit(ctx, CommitRequest{Parent: head, Changes: changes, Message: "import", Author: sig(0)})
+		if err != nil || res.WorktreeErr != nil || len(res.SkippedWorktree) > 0 {
+			b.Fatal(err, res.WorktreeErr, res.SkippedWorktree)
+		}
+	}
+	b.Run("fresh", func(b *testing.B) {
+		changes := batch("")
+		for b.Loop() {
+			b.StopTimer()
+			s, err := Init(ctx, b.TempDir(), "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			commitBatch(b, s, changes)
+			s.Close()
+		}
+		b.ReportMetric(float64(len(changes))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+	})
+	b.Run("into=10000", func(b *testing.B) {
+		s, err := Open(ctx, benchRepo(b, 10_000, false))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		i := 0
+		for b.Loop() {
+			b.StopTimer()
+			i++
+			changes := batch(fmt.Sprintf("import%d-%d/", time.Now().UnixNano(), i))
+			b.StartTimer()
+			commitBatch(b, s, changes)
+		}
+		b.ReportMetric(2000*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+	})
 }

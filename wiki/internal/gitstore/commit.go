@@ -142,6 +142,7 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 		if pending, err = s.journalWorktree(h, b.changes); err != nil {
 			return res, err
 		}
+		withBlobData(pending, b.objects)
 	}
 	if err := s.updateRef(req.Parent, h, req.Message, req.Committer); err != nil {
 		if keepWorktree {

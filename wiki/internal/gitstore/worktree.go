@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -25,6 +28,9 @@ type wtEntry struct {
 	ok   []Hash
 	to   Hash
 	mode uint32
+	// data is the content of `to` when the committing process still has
+	// it in memory (it is never journaled); nil means read the blob.
+	data []byte
 }
 
 // wtState is what syncFiles found and did for one path.
@@ -44,7 +50,7 @@ func (s *Store) journalPath() string { return filepath.Join(s.gitDir, "pt", jour
 // any later point is finished by the next Open or Commit. Paths still pending
 // from an earlier, unfinished update are carried along. The caller holds s.mu
 // and the write lock, and passes the entries to syncWorktree once the ref
-// has moved.
+// has moved (after withBlobData when it has the new content in memory).
 func (s *Store) journalWorktree(h Hash, changes []fileChange) ([]wtEntry, error) {
 	entries := make([]wtEntry, 0, len(changes))
 	seen := make(map[string]int, len(changes))
@@ -74,6 +80,21 @@ func (s *Store) journalWorktree(h Hash, changes []fileChange) ([]wtEntry, error)
 	return entries, nil
 }
 
+// withBlobData hands the entries the content of the blobs the commit has
+// just written, found in objs, so that the work tree is written from memory
+// rather than read back from the pack or loose objects.
+func withBlobData(entries []wtEntry, objs []object) {
+	blobs := make(map[Hash][]byte, len(entries))
+	for _, o := range objs {
+		if o.typ == blobObject {
+			blobs[o.hash] = o.data
+		}
+	}
+	for i := range entries {
+		entries[i].data = blobs[entries[i].to]
+	}
+}
+
 // retarget sets e's target to its content in tree root, keeping the prior
 // contents it may overwrite.
 func (s *Store) retarget(root Hash, e *wtEntry) error {
@@ -81,7 +102,7 @@ func (s *Store) retarget(root Hash, e *wtEntry) error {
 	if err != nil {
 		return err
 	}
-	e.to, e.mode = Hash{}, 0
+	e.to, e.mode, e.data = Hash{}, 0, nil
 	if found && !te.isTree() && te.mode != modeGitlink {
 		e.to, e.mode = te.hash, te.mode
 	}
@@ -165,8 +186,16 @@ func (s *Store) syncWorktree(entries []wtEntry, deadPID int, since time.Time) ([
 	return skipped, err
 }
 
+// syncWorkers bounds the goroutines writing work-tree files. Creating a
+// file is mostly kernel time (0.5–1 ms on some virtual machines), so an
+// import of thousands of files is bound by it; a few more workers than
+// cores keep every core busy while some wait on the disk.
+const syncWorkers = 8
+
 // syncFiles writes and deletes work-tree files. Deletes go first, deepest
-// first, so that a file can replace a directory and the reverse.
+// first and one at a time, so that a file can replace a directory and the
+// reverse; the writes, which never touch the same path or a path below
+// another (a tree cannot hold both), then run in parallel.
 func (s *Store) syncFiles(entries []wtEntry) []wtState {
 	order := slices.Clone(entries)
 	slices.SortStableFunc(order, func(a, b wtEntry) int {
@@ -182,14 +211,62 @@ func (s *Store) syncFiles(entries []wtEntry) []wtState {
 		return strings.Compare(a.path, b.path)
 	})
 	out := make([]wtState, len(order))
+	writes := 0
 	for i, e := range order {
-		out[i] = s.syncFile(e)
+		if !e.to.IsZero() {
+			writes = len(order) - i
+			break
+		}
+		out[i] = s.syncFile(e, nil)
 	}
+	first := len(order) - writes
+	spreadOverDirs(order[first:])
+	// Blobs not in memory (an update finished after a crash) are read from
+	// the repository, one worker at a time: the caller holds s.mu for all
+	// of them, and go-git's storage is not safe for concurrent use.
+	var readMu sync.Mutex
+	read := func(h Hash) ([]byte, error) {
+		readMu.Lock()
+		defer readMu.Unlock()
+		return s.readTyped(h, blobObject)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(syncWorkers, writes) {
+		wg.Go(func() {
+			for {
+				i := first + int(next.Add(1)) - 1
+				if i >= len(order) {
+					return
+				}
+				out[i] = s.syncFile(order[i], read)
+			}
+		})
+	}
+	wg.Wait()
 	return out
 }
 
-func (s *Store) syncFile(e wtEntry) wtState {
+// spreadOverDirs reorders writes so that neighbours are in different
+// directories: the first file of every directory, then the second, and so
+// on. The kernel creates one file at a time per directory (it locks the
+// directory), so workers taking neighbouring entries then work in parallel.
+func spreadOverDirs(writes []wtEntry) {
+	rank := make(map[string]int, len(writes))
+	ranks := make(map[string]int, 64)
+	for _, e := range writes {
+		dir, _ := path.Split(e.path)
+		rank[e.path] = ranks[dir]
+		ranks[dir]++
+	}
+	slices.SortStableFunc(writes, func(a, b wtEntry) int { return rank[a.path] - rank[b.path] })
+}
+
+// syncFile brings one path in step; read fetches a blob the entry does not
+// carry (nil for deletes).
+func (s *Store) syncFile(e wtEntry, read func(Hash) ([]byte, error)) wtState {
 	st := wtState{wtEntry: e}
+	st.data = nil // the state outlives the write: do not keep the content
 	full := filepath.Join(s.workDir, filepath.FromSlash(e.path))
 	if s.symlinkAbove(e.path) {
 		// git never writes through a symlinked directory: it could lead
@@ -216,7 +293,15 @@ func (s *Store) syncFile(e wtEntry) wtState {
 	case cur == e.to && kind == kindFile:
 		st.inStep = true
 	case okPrior:
-		if err := writeFileAtomic(full, e.to, e.mode, s); err != nil {
+		data := e.data
+		if data == nil {
+			var err error
+			if data, err = read(e.to); err != nil {
+				st.skipped = true
+				break
+			}
+		}
+		if err := writeFileAtomic(full, data, e.mode); err != nil {
 			st.skipped = true
 			break
 		}
@@ -267,13 +352,9 @@ func currentBlob(full string) (Hash, fileKind) {
 	return Hash{}, kindOther
 }
 
-// writeFileAtomic replaces full with blob's content through a temp file and
-// a rename, so a reader (or a crash) never sees half a file.
-func writeFileAtomic(full string, blob Hash, mode uint32, s *Store) error {
-	data, err := s.readTyped(blob, blobObject)
-	if err != nil {
-		return err
-	}
+// writeFileAtomic replaces full with data through a temp file and a
+// rename, so a reader (or a crash) never sees half a file.
+func writeFileAtomic(full string, data []byte, mode uint32) error {
 	dir := filepath.Dir(full)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
