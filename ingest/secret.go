@@ -51,6 +51,7 @@ func CheckSecrets(path string, text []byte) error {
 type secretRule struct {
 	kind    string
 	hints   []string // lowercase substrings; nil means always try
+	also    string   // a second substring the line must hold too ("" for none)
 	re      *regexp.Regexp
 	group   int // submatch holding the secret value (0: whole match)
 	check   func(value string) bool
@@ -68,7 +69,7 @@ type secretRule struct {
 var secretRules = []secretRule{
 	{kind: "AWS access key", hints: []string{"akia", "asia"},
 		re: regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), check: notPlaceholder},
-	{kind: "GitHub token", hints: []string{"gh", "github_pat_"},
+	{kind: "GitHub token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255})\b`), check: looksRandom},
 	{kind: "GitLab token", hints: []string{"glpat-"},
 		re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), check: looksRandom},
@@ -90,7 +91,7 @@ var secretRules = []secretRule{
 		re: regexp.MustCompile(`\bauthorization["']?\s*[:=]\s*["']?bearer\s+([a-z0-9._~+/\-]{20,}=*)`), group: 1, check: looksRandom, generic: true, folded: true},
 	{kind: "AWS secret access key", hints: []string{"aws"},
 		re: regexp.MustCompile(`aws[a-z0-9_.\-]{0,20}secret[a-z0-9_.\-]{0,20}["']?\s*(?::=|=>|=|:)\s*["']?([a-z0-9/+=]{40})(?:[^a-z0-9/+=]|$)`), group: 1, check: looksRandom, folded: true},
-	{kind: "credentialed URL", hints: []string{"://"},
+	{kind: "credentialed URL", hints: []string{"://"}, also: "@",
 		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@?#\[\]()<>"'\x60]+:([^\s@/?#()<>"'\x60]+)@[A-Za-z0-9\[]`), group: 1, check: realPassword, generic: true},
 	{kind: "secret assignment", hints: []string{"pass", "pwd", "secret", "key", "token", "credential"},
 		re: regexp.MustCompile(`((?:password|passwd|pwd|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|token|credential)s?)["']?\s*(?::=|=>|=|:)\s*["']?([^\s"'\x60,;<>(){}\[\]]{16,})`), group: 2, check: highEntropy, generic: true, skip: zoomPasscode, folded: true},
@@ -138,7 +139,7 @@ func scanLine(line string, lineNo int) []SecretFinding {
 	var spans [][2]int
 	var out []SecretFinding
 	for _, r := range secretRules {
-		if !hasAny(lower, r.hints) {
+		if !hasAny(lower, r.hints) || (r.also != "" && !strings.Contains(lower, r.also)) {
 			continue
 		}
 		subject := line
