@@ -35,7 +35,11 @@ func feedbackTerms(ctx context.Context, ix *index.Index, question string, secs [
 		}
 		seen[k] = true
 		n++
-		for t := range termSet(h.Title + "\n" + h.Heading + "\n" + clip(h.Body, 16<<10)) {
+		// A section's text is fixed by its id and the page's blob.
+		words := cachedTermSet(h.Revision, "fb\x00"+h.Revision+"\x00"+h.ID, func() string {
+			return h.Title + "\n" + h.Heading + "\n" + clip(h.Body, 16<<10)
+		})
+		for t := range words {
 			if !own[t] && len(t) > 2 && !isNumber(t) {
 				count[t]++
 			}

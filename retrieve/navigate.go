@@ -34,19 +34,18 @@ func navigate(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev
 			return nil
 		}
 		read[p] = true
-		data, _, err := s.ReadFile(ctx, head, p)
-		if err != nil {
+		sp := readSpokeAt(ctx, s, head, p)
+		if !sp.ok {
 			return nil
 		}
 		tr.SpokesRead++
-		ms, parts := spokeMembers(p, data)
-		for _, m := range ms {
+		for _, m := range sp.members {
 			members[m] = true
 			if strings.HasPrefix(m, "summaries/") {
 				members["sources/"+strings.TrimPrefix(m, "summaries/")] = true
 			}
 		}
-		return parts
+		return sp.parts
 	}
 	for i, sp := range spokes {
 		if i >= maxTopics || sp.Score < topicRatio*spokes[0].Score {

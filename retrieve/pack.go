@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -101,12 +102,8 @@ func representative(g *group) index.Hit {
 // the blob be missing, the path is read at head instead.
 func readAt(ctx context.Context, s *wiki.Space, head wiki.Rev, h index.Hit) (*wiki.PageAt, error) {
 	if h.Revision != "" {
-		if data, err := s.ReadBlob(ctx, h.Revision); err == nil {
-			pg, err := content.Parse(h.Path, data)
-			if err != nil {
-				return nil, err
-			}
-			return &wiki.PageAt{Path: h.Path, Revision: h.Revision, Page: pg, Raw: data}, nil
+		if pa, err := parsedBlob(ctx, s, h.Revision, h.Path); err == nil || !errors.Is(err, errReadBlob) {
+			return pa, err
 		}
 	}
 	return s.ReadPage(ctx, head, h.Path)

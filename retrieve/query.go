@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
-	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -61,7 +60,7 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
-	review, err := lint.OpenPaths(ctx, s, head)
+	review, err := openPaths(ctx, s, head)
 	if err != nil {
 		review = nil // findings that cannot be read only lose needs_review marks
 	}

@@ -37,35 +37,47 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 		weights[i] = 1 + idf(max(st.DF[t], 1), st.N)
 		all += weights[i]
 	}
-	texts := make([]string, 0, tune.coverTop)
+	sets := make([]map[string]bool, 0, tune.coverTop)
 	if tune.baseCoverage {
 		for _, h := range ev.basePages {
-			texts = append(texts, h.Title+"\n"+clip(h.Body, maxSectionBody))
+			sets = append(sets, termSet(h.Title+"\n"+clip(h.Body, maxSectionBody)))
 		}
 	} else {
 		for i, c := range cs {
 			if i == tune.coverTop {
 				break
 			}
+			if tune.coverPages {
+				// The page's words, and those of the matching sections of
+				// its source or summary, named exactly by blob and section
+				// ids, so that the set is computed once per server.
+				key := "cov\x00" + c.page.Revision + "\x00" + c.title
+				for _, h := range c.more {
+					if h.Path != c.sec.Path {
+						key += "\x00" + h.Revision + "\x00" + h.ID
+					}
+				}
+				sets = append(sets, cachedTermSet(c.page.Revision, key, func() string {
+					text := c.title + "\n" + clip(string(c.page.Page.Body), maxSectionBody)
+					for _, h := range c.more {
+						if h.Path != c.sec.Path {
+							text += "\n" + h.Body
+						}
+					}
+					return text
+				}))
+				continue
+			}
 			text := c.title + "\n" + c.sec.Heading + "\n" + c.sec.Body
 			for _, h := range c.more {
 				text += "\n" + h.Body
 			}
-			if tune.coverPages {
-				text = c.title + "\n" + clip(string(c.page.Page.Body), maxSectionBody)
-				for _, h := range c.more {
-					if h.Path != c.sec.Path {
-						text += "\n" + h.Body
-					}
-				}
-			}
-			texts = append(texts, text)
+			sets = append(sets, termSet(text))
 		}
 	}
 	union := map[string]bool{}
 	var best, top1 float64
-	for i, text := range texts {
-		set := termSet(text)
+	for i, set := range sets {
 		var have float64
 		for j, t := range terms {
 			if set[t] {

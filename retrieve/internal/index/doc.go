@@ -1,7 +1,9 @@
 // Package index is pt's derived full-text index over a knowledge base: whole
 // pages, their sections and the topic spokes, scored with BM25 over English
 // analysed fields (title, heading, summary, topics, body) with per-field
-// boosts.
+// boosts. Each unit type keeps its text in fields of its own, so that a search
+// of one type walks only that type's postings, while BM25's statistics span
+// every type (see partitions).
 //
 // It is the only package in pt that imports bluge (github.com/blugelabs/bluge),
 // so that the search engine can be tuned, upgraded or replaced behind one small

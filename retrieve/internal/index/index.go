@@ -40,6 +40,8 @@ type Index struct {
 
 	commitMu sync.Mutex
 	commit   string
+
+	snaps snapCache // statistics and path documents of the current snapshot
 }
 
 // Open opens the on-disk index in dir, creating it if missing. It returns an

@@ -74,7 +74,7 @@ func DefaultFields() map[string]float64 {
 // documents are ignored (see termsQuery); on the benchmark corpus that keeps
 // nine in ten of the exact top ten at a sixth of the cost.
 func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
-	bq, err := buildQuery(q)
+	bq, err := buildQuery(q, &ix.snaps)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
@@ -96,7 +96,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	defer release()
 	// Ties are broken below rather than by sorting on _id in bluge, which
 	// would load the id of every matching document.
-	req := bluge.NewTopNSearch(limit, bq)
+	req := newTopScores(limit, bq)
 	it, err := r.Search(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
@@ -131,7 +131,7 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 // field's boost, so that partial matches score and BM25 sums the evidence
 // (termsQuery). The filters are boolean clauses boosted to zero so they select
 // without scoring.
-func buildQuery(q Query) (bluge.Query, error) {
+func buildQuery(q Query, cache *snapCache) (bluge.Query, error) {
 	fields := q.Fields
 	if fields == nil {
 		fields = defaultFields
@@ -151,21 +151,35 @@ func buildQuery(q Query) (bluge.Query, error) {
 		return nil, nil
 	}
 
-	text := &termsQuery{exact: q.exact}
+	// The types asked for pick the partitions searched; only a type without
+	// a partition of its own (its text is in the shared fields) needs the
+	// type filter.
+	parts, filterTypes := allPartitions, false
+	if len(q.Types) > 0 {
+		parts = nil
+		for _, t := range q.Types {
+			p := partitionOf(t)
+			filterTypes = filterTypes || p == ""
+			if !slices.Contains(parts, p) {
+				parts = append(parts, p)
+			}
+		}
+	}
+	text := &termsQuery{exact: q.exact, parts: parts, cache: cache}
 	for _, t := range terms {
 		for _, name := range names {
 			text.clauses = append(text.clauses, clause{term: t, field: name, boost: fields[name]})
 		}
 	}
-	if len(q.Types) == 0 && len(q.Paths) == 0 && len(q.ExcludeStatus) == 0 {
+	if !filterTypes && len(q.Paths) == 0 && len(q.ExcludeStatus) == 0 {
 		return text, nil
 	}
 	bq := bluge.NewBooleanQuery().AddMust(text)
-	if f := anyOf(fieldType, q.Types); f != nil {
-		bq.AddMust(f)
+	if filterTypes {
+		bq.AddMust(anyOf(fieldType, q.Types))
 	}
-	if f := anyOf(fieldPath, q.Paths); f != nil {
-		bq.AddMust(f)
+	if len(q.Paths) > 0 {
+		bq.AddMust(&pathsFilter{paths: q.Paths, cache: cache})
 	}
 	for _, s := range q.ExcludeStatus {
 		bq.AddMustNot(termQuery{term: s, field: fieldStatus})

@@ -28,7 +28,7 @@ func (ix *Index) Stats(ctx context.Context, terms []string) (TermStats, error) {
 		return TermStats{}, fmt.Errorf("index stats: %w", err)
 	}
 	defer release()
-	q := &statsQuery{terms: terms, out: TermStats{DF: make(map[string]uint64, len(terms))}}
+	q := &statsQuery{cache: &ix.snaps, terms: terms, out: TermStats{DF: make(map[string]uint64, len(terms))}}
 	it, err := r.Search(ctx, bluge.NewTopNSearch(1, q))
 	if err != nil {
 		return TermStats{}, fmt.Errorf("index stats: %w", err)
@@ -42,26 +42,22 @@ func (ix *Index) Stats(ctx context.Context, terms []string) (TermStats, error) {
 // statsQuery matches nothing; building its searcher records the statistics,
 // since only a searcher sees bluge's segment-level reader.
 type statsQuery struct {
+	cache *snapCache
 	terms []string
 	out   TermStats
 	err   error
 }
 
 func (q *statsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (search.Searcher, error) {
-	cs, err := r.CollectionStats(fieldBody)
+	cs, err := q.cache.collection(r, fieldBody)
 	if err != nil {
 		return nil, err
 	}
-	if cs != nil {
-		q.out.N = cs.DocumentCount()
-	}
+	q.out.N = cs.DocumentCount()
 	for _, t := range q.terms {
-		s, err := searcher.NewTermSearcher(r, t, fieldBody, 1, nil, opts)
-		if err != nil {
+		if q.out.DF[t], err = q.cache.partDocFreq(r, t, fieldBody); err != nil {
 			return nil, err
 		}
-		q.out.DF[t] = s.Count()
-		s.Close()
 	}
 	return searcher.NewMatchNoneSearcher(r, opts)
 }

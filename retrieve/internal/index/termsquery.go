@@ -33,6 +33,8 @@ type clause struct {
 // top10-agree).
 type termsQuery struct {
 	clauses []clause
+	parts   []string // partitions searched (see partitions); statistics span them all
+	cache   *snapCache
 	exact   bool // never split; for tests that measure what splitting costs
 }
 
@@ -47,57 +49,52 @@ const (
 var exactPostings uint64 = 20000
 
 func (q *termsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (search.Searcher, error) {
+	// A clause's searchers, one per partition searched that holds its term.
+	// Its document frequency, and the split below, count every partition, so
+	// that which documents are candidates and how they score do not depend
+	// on the partitions searched.
 	type found struct {
-		s           *finished
+		ss          []search.Searcher
 		df          uint64
 		rare, noise bool
 	}
 	var all []found
 	var total uint64
-	docs := map[string]uint64{}
+	fs := q.cache
 	closeAll := func() {
 		for _, f := range all {
-			f.s.Close()
+			for _, s := range f.ss {
+				s.Close()
+			}
 		}
 	}
 	for _, c := range q.clauses {
-		ts, err := searcher.NewTermSearcher(r, c.term, c.field, c.boost, nil, opts)
+		f, err := q.clauseSearchers(r, fs, c, opts)
 		if err != nil {
 			closeAll()
 			return nil, err
 		}
-		df := ts.Count()
-		if df == 0 {
-			ts.Close()
+		if f.df == 0 {
 			continue
 		}
-		s := &finished{Searcher: ts}
-		n, ok := docs[c.field]
-		if !ok {
-			stats, err := r.CollectionStats(c.field)
-			if err != nil {
+		n, err := fs.collection(r, c.field)
+		if err != nil {
+			for _, s := range f.ss {
 				s.Close()
-				closeAll()
-				return nil, err
 			}
-			if stats != nil {
-				n = stats.DocumentCount()
-			}
-			docs[c.field] = n
+			closeAll()
+			return nil, err
 		}
-		all = append(all, found{s: s, df: df,
-			rare:  float64(df) <= rareRatio*float64(n),
-			noise: float64(df) > noiseRatio*float64(n)})
-		total += df
-	}
-	if len(all) == 0 {
-		return searcher.NewMatchNoneSearcher(r, opts)
+		all = append(all, found{ss: f.ss, df: f.df,
+			rare:  float64(f.df) <= rareRatio*float64(n.DocumentCount()),
+			noise: float64(f.df) > noiseRatio*float64(n.DocumentCount())})
+		total += f.df
 	}
 
 	var selecting, scoring []search.Searcher
 	if q.exact || total <= exactPostings {
 		for _, f := range all {
-			selecting = append(selecting, f.s)
+			selecting = append(selecting, f.ss...)
 		}
 	} else {
 		slices.SortStableFunc(all, func(a, b found) int { return cmp.Compare(a.df, b.df) })
@@ -105,14 +102,22 @@ func (q *termsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (sea
 		for _, f := range all {
 			switch {
 			case f.rare || covered < minCandidates:
-				selecting = append(selecting, f.s)
+				selecting = append(selecting, f.ss...)
 				covered += f.df
 			case f.noise:
-				f.s.Close()
+				for _, s := range f.ss {
+					s.Close()
+				}
 			default:
-				scoring = append(scoring, f.s)
+				scoring = append(scoring, f.ss...)
 			}
 		}
+	}
+	if len(selecting) == 0 {
+		for _, s := range scoring {
+			s.Close()
+		}
+		return searcher.NewMatchNoneSearcher(r, opts)
 	}
 	closeUsed := func() {
 		for _, s := range slices.Concat(selecting, scoring) {
@@ -134,4 +139,56 @@ func (q *termsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (sea
 		return nil, err
 	}
 	return searcher.NewBooleanSearcher(sel, bonus, nil, sum, opts)
+}
+
+// clauseHits are a clause's term searchers and its document frequency over
+// every partition.
+type clauseHits struct {
+	ss []search.Searcher
+	df uint64
+}
+
+// clauseSearchers returns the term searchers of clause c in the partitions
+// searched, scored by BM25 with the statistics of every partition summed,
+// and the clause's document frequency over all partitions.
+func (q *termsQuery) clauseSearchers(r search.Reader, fs *snapCache, c clause, opts search.SearcherOptions) (clauseHits, error) {
+	var out clauseHits
+	cs, err := fs.collection(r, c.field)
+	if err != nil {
+		return out, err
+	}
+	sc := &deferredScorer{}
+	for _, part := range allPartitions {
+		field := fieldName(part, c.field)
+		if cs.parts[part] == 0 {
+			continue // no document of this partition has the field
+		}
+		if !slices.Contains(q.parts, part) {
+			n, err := fs.docFreq(r, c.term, field)
+			if err != nil {
+				return out, err
+			}
+			out.df += n
+			continue
+		}
+		ts, err := searcher.NewTermSearcher(r, c.term, field, c.boost, sc, opts)
+		if err != nil {
+			for _, s := range out.ss {
+				s.Close()
+			}
+			return out, err
+		}
+		n := ts.Count()
+		fs.setDocFreq(r, c.term, field, n)
+		if n == 0 {
+			ts.Close()
+			continue
+		}
+		out.df += n
+		out.ss = append(out.ss, &finished{Searcher: ts})
+	}
+	if out.df > 0 {
+		sc.Scorer = bm25Similarity.Scorer(c.boost, cs, docFreq(out.df))
+	}
+	return out, nil
 }
