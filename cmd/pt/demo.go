@@ -147,6 +147,17 @@ func runDemo(ctx context.Context, w io.Writer, dir string) error {
 	if err := lint.WriteText(w, []*lint.Report{rep}); err != nil {
 		return err
 	}
+	if len(rep.Open()) > 0 {
+		fmt.Fprintln(w, "lint noticed that the synthesis filed above cites the decision the revert removed: its provenance")
+		fmt.Fprintln(w, "drifted, so retrieval now returns it with needs_review until someone fixes or retracts it.")
+		q := "What did we change after the ledger outage of September 2026?"
+		step("pt query-kb %q", q)
+		r, err := retrieve.Query(ctx, s, retrieve.Request{Question: q, K: 3, Budget: 1200})
+		if err != nil {
+			return err
+		}
+		printQuery(w, r, 120)
+	}
 
 	step("pt log")
 	cs, err := s.History(ctx, "", 0)
