@@ -95,45 +95,8 @@ func (s *Store) headTarget() (string, error) {
 // The caller holds the pt write lock, which is what makes an old <ref>.lock
 // safe to call stale: no live pt writer can hold it.
 func (s *Store) updateRef(old, new Hash, msg string, who Signature) error {
-	name := s.refName()
-	refPath := filepath.Join(s.commonDir, filepath.FromSlash(name))
-	lockPath := refPath + ".lock"
-	if err := os.MkdirAll(filepath.Dir(refPath), 0o755); err != nil {
-		return fmt.Errorf("gitstore: update %s: %w", name, err)
-	}
-	lock, err := createLockFile(lockPath)
-	if err != nil {
-		return fmt.Errorf("gitstore: update %s: %w", name, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			lock.Close()
-			os.Remove(lockPath)
-		}
-	}()
-	cur, err := s.readRef(name)
-	if err != nil {
+	if err := s.setRef(s.refName(), old, new, false); err != nil {
 		return err
-	}
-	if cur != old {
-		return fmt.Errorf("gitstore: update %s: at %s, expected %s: %w", name, short(cur), short(old), ErrStale)
-	}
-	if _, err := lock.WriteString(new.String() + "\n"); err != nil {
-		return fmt.Errorf("gitstore: update %s: %w", name, err)
-	}
-	if err := lock.Sync(); err != nil {
-		return fmt.Errorf("gitstore: update %s: %w", name, err)
-	}
-	if err := lock.Close(); err != nil {
-		return fmt.Errorf("gitstore: update %s: %w", name, err)
-	}
-	if err := os.Rename(lockPath, refPath); err != nil {
-		return fmt.Errorf("gitstore: update %s: %w", name, err)
-	}
-	done = true
-	if err := syncDir(filepath.Dir(refPath)); err != nil {
-		return fmt.Errorf("gitstore: update %s: %w", name, err)
 	}
 	s.appendReflog(old, new, msg, who)
 	return nil
