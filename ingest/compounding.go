@@ -1,14 +1,14 @@
 package ingest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -65,24 +65,12 @@ type CompoundingReport struct {
 // ReadPairs parses a JSONL file of question pairs; a bad line is an error
 // naming its number.
 func ReadPairs(r io.Reader) ([]QuestionPair, error) {
-	var out []QuestionPair
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var p QuestionPair
-		if err := json.Unmarshal([]byte(line), &p); err != nil {
-			return nil, fmt.Errorf("pairs line %d: %w", n, err)
-		}
+	return content.ReadJSONL(r, "pairs", func(p QuestionPair) error {
 		if strings.TrimSpace(p.First) == "" || strings.TrimSpace(p.Second) == "" {
-			return nil, fmt.Errorf("pairs line %d: a pair needs first and second", n)
+			return errors.New("a pair needs first and second")
 		}
-		out = append(out, p)
-	}
-	return out, sc.Err()
+		return nil
+	})
 }
 
 // Compounding runs the pairs in order on s: for each, it asks the second
