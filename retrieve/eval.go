@@ -1,15 +1,15 @@
 package retrieve
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -26,24 +26,12 @@ type Question struct {
 // ReadQuestions parses a JSONL file of questions; blank lines are skipped and
 // a bad line is an error naming its number.
 func ReadQuestions(r io.Reader) ([]Question, error) {
-	var out []Question
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var q Question
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
-			return nil, fmt.Errorf("questions line %d: %w", n, err)
-		}
+	return content.ReadJSONL(r, "questions", func(q Question) error {
 		if strings.TrimSpace(q.Question) == "" {
-			return nil, fmt.Errorf("questions line %d: no question", n)
+			return errors.New("no question")
 		}
-		out = append(out, q)
-	}
-	return out, sc.Err()
+		return nil
+	})
 }
 
 // EvalOptions configures Eval. Zero values: K DefaultK, Budget DefaultBudget,
