@@ -298,10 +298,32 @@ func extractiveAnswer(hits []retrieve.Hit) string {
 		if title == "" {
 			title = content.TitleFromPath(h.Path)
 		}
-		b.WriteString(strings.TrimSpace(h.Excerpt))
+		b.WriteString(demoteHeadings(strings.TrimSpace(h.Excerpt)))
 		fmt.Fprintf(&b, "\n\n(From %q, %s.)", oneLineOf(title), h.Path)
 	}
 	return b.String()
+}
+
+// demoteHeadings turns the headings of a quoted excerpt into bold lines, so
+// that a synthesis page stays one section under its question: quoted "##"
+// lines would otherwise split it, and retrieval would return a heading
+// without its answer.
+func demoteHeadings(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if len(l)-len(t) > 3 || !strings.HasPrefix(t, "#") {
+			continue
+		}
+		h := strings.TrimLeft(t, "#")
+		if len(t)-len(h) > 6 || (h != "" && h[0] != ' ' && h[0] != '\t') {
+			continue
+		}
+		if h = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(h), "#")); h != "" {
+			lines[i] = "**" + h + "**"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // consultRecord is one line of the local consult log: enough to count
