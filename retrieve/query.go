@@ -17,6 +17,10 @@ import (
 // words) is answered as insufficient instead, since it is not malformed.
 var ErrEmptyQuestion = errors.New("empty question: ask something")
 
+// ErrBudgetTooSmall is returned for a positive budget below MinBudget: no
+// excerpt fits in it.
+var ErrBudgetTooSmall = fmt.Errorf("budget too small: an excerpt needs at least %d tokens", MinBudget)
+
 // inactive are the statuses the index never returns; expiry by date is
 // checked on the page itself (content.Meta.Active).
 var inactive = []string{content.StatusStale, content.StatusRetracted, content.StatusExpired}
@@ -28,6 +32,9 @@ var inactive = []string{content.StatusStale, content.StatusRetracted, content.St
 func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	if strings.TrimSpace(strings.Map(dropControl, req.Question)) == "" {
 		return nil, ErrEmptyQuestion
+	}
+	if req.Budget > 0 && req.Budget < MinBudget {
+		return nil, ErrBudgetTooSmall
 	}
 	req = withDefaults(req)
 	res := &Result{Question: req.Question, Results: []Hit{}, Trace: Trace{Topics: []string{}, Index: "none"}}

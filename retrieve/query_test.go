@@ -246,3 +246,26 @@ func TestQueryConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A budget too small for any excerpt is refused, not answered "sufficient"
+// with nothing to cite; the smallest accepted budget returns an excerpt.
+func TestQueryBudgetTooSmall(t *testing.T) {
+	s := storageSpace(t)
+	ctx := context.Background()
+	q := "which git commit does the full-text index reflect?"
+	for _, b := range []int{1, MinBudget - 1} {
+		if res, err := Query(ctx, s, Request{Question: q, Budget: b}); !errors.Is(err, ErrBudgetTooSmall) {
+			t.Errorf("Query(budget %d) = %+v, %v; want ErrBudgetTooSmall", b, res, err)
+		}
+	}
+	res, err := Query(ctx, s, Request{Question: q, Budget: MinBudget, Now: testWhen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Sufficient || len(res.Results) == 0 {
+		t.Errorf("Query(budget %d): sufficient %v with %d results, want an excerpt", MinBudget, res.Sufficient, len(res.Results))
+	}
+	if res.Tokens > MinBudget {
+		t.Errorf("Query(budget %d): %d tokens, over budget", MinBudget, res.Tokens)
+	}
+}

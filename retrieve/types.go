@@ -17,6 +17,10 @@ const (
 	DefaultBudget = 4000
 	// MaxK caps Request.K: results beyond it would not fit any sane budget.
 	MaxK = 50
+	// MinBudget is the smallest Budget that holds an excerpt; Query refuses
+	// a smaller one (ErrBudgetTooSmall) rather than answer "sufficient"
+	// with nothing to cite.
+	MinBudget = minExcerptTokens
 )
 
 // Result is the answer to a Request: the JSON of `pt query-kb --json` and the

@@ -55,7 +55,11 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 		}
 		if len(clash) > 0 {
 			sort.Strings(clash)
-			return &ConflictError{Op: "revert " + id, Paths: clash}
+			op := "revert " + id
+			if by := s.revertedBy(ctx, id, c.Hash, tx.Head()); by != "" {
+				op += " (already reverted by " + by + ")"
+			}
+			return &ConflictError{Op: op, Paths: clash}
 		}
 		for _, fc := range changed {
 			if IsIndexPage(fc.Path) {
@@ -77,6 +81,25 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 		}
 		return nil
 	})
+}
+
+// revertedBy names the latest batch between commit (exclusive) and head
+// that reverts batch id, or "": a second revert of the same batch then says
+// why it conflicts.
+func (s *Space) revertedBy(ctx context.Context, id, commit string, head Rev) string {
+	cs, err := s.History(ctx, head, 0)
+	if err != nil {
+		return ""
+	}
+	for _, c := range cs {
+		if c.Hash == commit {
+			break
+		}
+		if c.Batch != nil && c.Batch.Reverts == id {
+			return c.Batch.BatchID
+		}
+	}
+	return ""
 }
 
 // IsConflict reports whether err is a ConflictError, and its paths.

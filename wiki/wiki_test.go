@@ -103,9 +103,11 @@ func TestInitApplyRevert(t *testing.T) {
 		t.Fatalf("after revert, tree differs from before in: %q", diff)
 	}
 	git(t, dir, "fsck", "--strict")
-	// A second revert conflicts: the revert changed every path.
-	if _, err := s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana"}); !errors.Is(err, wiki.ErrConflict) {
-		t.Fatalf("second revert: %v", err)
+	// A second revert conflicts: the revert changed every path, and the
+	// error names the batch that already reverted it.
+	_, err = s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana"})
+	if !errors.Is(err, wiki.ErrConflict) || !strings.Contains(err.Error(), "already reverted by "+rv.Batch) {
+		t.Fatalf("second revert: %v, want a conflict naming %s", err, rv.Batch)
 	}
 }
 
@@ -124,7 +126,7 @@ func TestRevertRefusesLaterEdit(t *testing.T) {
 	head := git(t, dir, "rev-parse", "HEAD")
 	_, err = s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana"})
 	paths, ok := wiki.IsConflict(err)
-	if !ok || len(paths) != 1 || paths[0] != "pages/a.md" {
+	if !ok || len(paths) != 1 || paths[0] != "pages/a.md" || strings.Contains(err.Error(), "already reverted") {
 		t.Fatalf("want conflict on pages/a.md, got %v", err)
 	}
 	if git(t, dir, "rev-parse", "HEAD") != head {

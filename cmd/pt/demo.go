@@ -58,14 +58,14 @@ func newDemoCmd(e *env) *cobra.Command {
 				defer os.RemoveAll(tmp)
 				dir = tmp
 			}
-			return runDemo(e.ctx, e.stdout, dir)
+			return runDemo(e.ctx, e.stdout, dir, keep != "")
 		},
 	}
 	cmd.Flags().StringVar(&keep, "keep", "", "build the demo space in this directory and keep it")
 	return cmd
 }
 
-func runDemo(ctx context.Context, w io.Writer, dir string) error {
+func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
 	defer retrieve.CloseIndexes()
 	step := func(format string, a ...any) { fmt.Fprintf(w, "\n== "+format+"\n", a...) }
 	who := wiki.Author{Name: "dana", Kind: "human"}
@@ -167,7 +167,11 @@ func runDemo(ctx context.Context, w io.Writer, dir string) error {
 	for _, c := range cs {
 		fmt.Fprintf(w, "%s  %s\n", short(c.Hash), c.Subject)
 	}
-	fmt.Fprintf(w, "\nEvery batch above is one git commit of %s; inspect it with git log, or rerun with --keep DIR.\n", kb)
+	if kept {
+		fmt.Fprintf(w, "\nEvery batch above is one git commit of %s; inspect it with git log.\n", kb)
+	} else {
+		fmt.Fprintf(w, "\nEvery batch above was one git commit of a temporary space, now removed; rerun with --keep DIR to inspect it with git log.\n")
+	}
 	return nil
 }
 

@@ -52,6 +52,9 @@ func newIngestCmd(e *env) *cobra.Command {
 			}
 			defer s.Close()
 			res, err := ingest.Ingest(e.ctx, s, src)
+			if errors.Is(err, ingest.ErrBadKind) {
+				return usageError{err} // a bad --kind value
+			}
 			if err != nil {
 				return err
 			}

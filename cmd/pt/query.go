@@ -30,6 +30,9 @@ func newQueryCmd(e *env) *cobra.Command {
 			if strings.TrimSpace(args[0]) == "" {
 				return usageError{retrieve.ErrEmptyQuestion}
 			}
+			if budget > 0 && budget < retrieve.MinBudget {
+				return usageError{fmt.Errorf("--budget %d: %w", budget, retrieve.ErrBudgetTooSmall)}
+			}
 			s, err := e.open()
 			if err != nil {
 				return err

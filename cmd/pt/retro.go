@@ -75,7 +75,11 @@ func printRetro(w io.Writer, r *ingest.RetroResult) {
 	for _, n := range st.ConsultsSkipped {
 		skipped += n
 	}
-	fmt.Fprintf(w, "  commits   %d (%s)\n", st.Commits, strings.Join(kinds, ", "))
+	if len(kinds) == 0 {
+		fmt.Fprintf(w, "  commits   %d\n", st.Commits)
+	} else {
+		fmt.Fprintf(w, "  commits   %d (%s)\n", st.Commits, strings.Join(kinds, ", "))
+	}
 	fmt.Fprintf(w, "  pages     %d added, %d changed, %d removed\n", st.PagesAdded, st.PagesChanged, st.PagesRemoved)
 	fmt.Fprintf(w, "  consults  %d filed, %d skipped\n", st.ConsultsFiled, skipped)
 	fmt.Fprintf(w, "  findings  %d opened, %d resolved, %d open\n", st.FindingsOpened, st.FindingsClosed, st.FindingsOpen)

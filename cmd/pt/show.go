@@ -1,9 +1,14 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
 )
 
 func init() { register(newShowCmd) }
@@ -33,18 +38,24 @@ func newShowCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			r, err := s.Resolve(e.ctx, rev)
+			r, err := resolveRev(e, s, rev)
 			if err != nil {
 				return err
 			}
 			if e.json {
 				pa, err := s.ReadPage(e.ctx, r, p)
+				if errors.Is(err, wiki.ErrNotFound) {
+					return fmt.Errorf("show %s: no such page at %s", p, rev)
+				}
 				if err != nil {
 					return err
 				}
 				return e.emit(shown{Path: p, Revision: pa.Revision, Commit: string(r), Meta: pa.Page.Meta, Body: string(pa.Page.Body)}, nil)
 			}
 			data, _, err := s.ReadFile(e.ctx, r, p)
+			if errors.Is(err, wiki.ErrNotFound) {
+				return fmt.Errorf("show %s: no such page at %s", p, rev)
+			}
 			if err != nil {
 				return err
 			}
@@ -52,6 +63,21 @@ func newShowCmd(e *env) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&rev, "rev", "HEAD", "the revision to read at")
+	cmd.Flags().StringVar(&rev, "rev", "HEAD", "the revision to read at: a commit, branch or tag, or a batch id (the page as that batch left it)")
 	return cmd
+}
+
+// resolveRev resolves a git revision, else a batch id (b-...) as printed by
+// pt log, to its commit.
+func resolveRev(e *env, s *wiki.Space, rev string) (wiki.Rev, error) {
+	r, err := s.Resolve(e.ctx, rev)
+	if !errors.Is(err, wiki.ErrNotFound) {
+		return r, err
+	}
+	if strings.HasPrefix(rev, "b-") {
+		if c, err := s.FindBatch(e.ctx, rev); err == nil {
+			return wiki.Rev(c.Hash), nil
+		}
+	}
+	return "", fmt.Errorf("revision %q: not found (a commit, branch, tag or batch id)", rev)
 }
