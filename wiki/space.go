@@ -169,3 +169,8 @@ func (s *Space) spacePath(p string) (string, bool) {
 	}
 	return p[len(s.prefix):], true
 }
+
+// GitUser returns the user.name and user.email that git would record for a
+// commit made in dir (repository config over global), so that batches a
+// person runs from the CLI carry the same identity as their own commits.
+func GitUser(dir string) (name, email string) { return gitstore.User(dir) }

@@ -29,7 +29,7 @@ filed back as a synthesis page in one commit, or skipped with the reason.
 A skipped consult writes nothing and still exits 0.`,
 		Args: argsN(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c := ingest.Consult{Question: args[0], Citations: cites, Durability: durability, AskedBy: askedBy, Author: identity()}
+			c := ingest.Consult{Question: args[0], Citations: cites, Durability: durability, AskedBy: askedBy, Author: e.identity()}
 			if strings.TrimSpace(args[0]) == "" {
 				return usageError{errors.New("consult: empty question")}
 			}

@@ -32,7 +32,7 @@ func newImportCmd(e *env) *cobra.Command {
 			if strings.TrimSpace(opts.ApprovedBy) == "" {
 				return usageError{errors.New("--approved-by is required: name the person who approved this import")}
 			}
-			opts.Author = identity()
+			opts.Author = e.identity()
 			s, err := e.open()
 			if err != nil {
 				return err

@@ -45,7 +45,7 @@ func newIngestCmd(e *env) *cobra.Command {
 					src.Title = content.TitleFromPath(name)
 				}
 			}
-			src.Author = identity()
+			src.Author = e.identity()
 			s, err := e.open()
 			if err != nil {
 				return err

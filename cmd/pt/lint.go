@@ -39,7 +39,7 @@ func newLintCmd(e *env) *cobra.Command {
 					return usageError{fmt.Errorf("--fail-on %s: use error, warning, note or none", failOn)}
 				}
 			}
-			opts := lint.Options{DryRun: dryRun, Author: identity()}
+			opts := lint.Options{DryRun: dryRun, Author: e.identity()}
 			if nowFlag != "" {
 				t, err := parseLintNow(nowFlag)
 				if err != nil {

@@ -27,7 +27,7 @@ func newRevertCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			res, err := s.Revert(e.ctx, args[0], wiki.RevertOptions{ApprovedBy: approvedBy, Author: identity()})
+			res, err := s.Revert(e.ctx, args[0], wiki.RevertOptions{ApprovedBy: approvedBy, Author: e.identity()})
 			if err != nil {
 				return err
 			}

@@ -28,7 +28,7 @@ func newSyncCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			opts.Committer = identity()
+			opts.Committer = e.identity()
 			res, err := s.Sync(e.ctx, opts)
 			if err != nil {
 				return err
