@@ -33,13 +33,46 @@ func (s *Space) History(ctx context.Context, rev Rev, max int) ([]Commit, error)
 	if err != nil {
 		return nil, err
 	}
-	cs, err := s.store.Log(ctx, h, max)
+	if s.prefix == "" {
+		cs, err := s.store.Log(ctx, h, max)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Commit, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, toCommit(c))
+		}
+		return out, nil
+	}
+	// A space in a subdirectory shares its branch with the rest of the
+	// repository: its history is the commits that changed its directory.
+	cs, err := s.store.Log(ctx, h, 0)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Commit, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, toCommit(c))
+	out := []Commit{}
+	for i, c := range cs {
+		mine, err := s.store.TreeAt(ctx, c.Hash, s.prefix)
+		if err != nil {
+			return nil, err
+		}
+		var before gitstore.Hash
+		if len(c.Parents) > 0 {
+			if i+1 < len(cs) && cs[i+1].Hash == c.Parents[0] {
+				before, err = s.store.TreeAt(ctx, cs[i+1].Hash, s.prefix)
+			} else {
+				before, err = s.store.TreeAt(ctx, c.Parents[0], s.prefix)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if mine != before {
+			out = append(out, toCommit(c))
+			if max > 0 && len(out) == max {
+				break
+			}
+		}
 	}
 	return out, nil
 }

@@ -224,3 +224,39 @@ func TestSpokeSplitsIntoParts(t *testing.T) {
 	}
 	git(t, dir, "fsck", "--strict")
 }
+
+func TestHistoryOfANestedSpace(t *testing.T) {
+	ctx := context.Background()
+	_, root := newSpace(t)
+	os.WriteFile(filepath.Join(root, "README.md"), []byte("# repo\n"), 0o644)
+	git(t, root, "add", "README.md")
+	git(t, root, "commit", "-qm", "outside the nested space")
+	nested, _, err := wiki.Init(ctx, filepath.Join(root, "teams", "infra", "kb"), wiki.InitOptions{Name: "infra"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nested.Close()
+	if _, err := nested.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "infra page", ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
+		_, err := tx.Put(ctx, "pages/a.md", page("A", "infra"), wiki.RolePage)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "README.md"), []byte("# repo, edited\n"), 0o644)
+	git(t, root, "commit", "-qam", "outside again")
+	cs, err := nested.History(ctx, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subjects []string
+	for _, c := range cs {
+		subjects = append(subjects, c.Subject)
+	}
+	want := []string{"ingest: infra page", "init: create space infra"}
+	if strings.Join(subjects, "|") != strings.Join(want, "|") {
+		t.Fatalf("nested history = %q, want %q", subjects, want)
+	}
+	if cs, _ := nested.History(ctx, "", 1); len(cs) != 1 || cs[0].Subject != want[0] {
+		t.Fatalf("History with max 1 = %+v", cs)
+	}
+}

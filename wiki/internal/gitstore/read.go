@@ -236,3 +236,28 @@ func join(dir, name string) string {
 	}
 	return dir + "/" + name
 }
+
+// TreeAt returns the id of the directory path in the tree of commit (zero
+// when it does not exist there): two commits that leave a directory alone
+// have the same id for it, so callers tell which commits touched a space
+// without diffing whole trees.
+func (s *Store) TreeAt(ctx context.Context, commit Hash, path string) (Hash, error) {
+	if err := ctx.Err(); err != nil {
+		return Hash{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	root, err := s.commitTree(commit)
+	if err != nil {
+		return Hash{}, err
+	}
+	path = strings.Trim(path, "/")
+	if path == "" {
+		return root, nil
+	}
+	e, ok, err := s.lookup(root, path)
+	if err != nil || !ok || !e.isTree() {
+		return Hash{}, err
+	}
+	return e.hash, nil
+}
