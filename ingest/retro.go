@@ -96,6 +96,9 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	if cycle == "" {
 		return nil, fmt.Errorf("retro: %w: name the cycle", ErrBadRetro)
 	}
+	if strings.ContainsAny(cycle, `/\`) || strings.Contains(cycle, "..") {
+		return nil, fmt.Errorf("retro: %w: cycle name %q looks like a path; name it like 2026-11 or \"sprint 42\"", ErrBadRetro, cycle)
+	}
 	if len(cycle) > 200 {
 		return nil, fmt.Errorf("retro: %w: cycle name of %d bytes, limit 200", ErrBadRetro, len(cycle))
 	}

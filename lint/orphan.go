@@ -2,6 +2,7 @@ package lint
 
 import (
 	"path"
+	"strings"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki"
@@ -11,7 +12,8 @@ import (
 // (spokes list their members with links, so a listed page is linked) and
 // no page names them in its provenance (a source is reached from its
 // summary). The hub, the spokes and the log are entry points, never
-// orphans; nor are pages already out of circulation (stale, retracted,
+// orphans, and neither is a README.md, which every git host shows as its
+// folder's page; nor are pages already out of circulation (stale, retracted,
 // expired), which the spokes drop on purpose, nor unreadable pages, which
 // get invalid_frontmatter instead.
 func (snap *snapshot) orphans(add func(check, path string, line int, target, msg string)) {
@@ -37,7 +39,7 @@ func (snap *snapshot) orphans(add func(check, path string, line int, target, msg
 		}
 	}
 	for _, p := range snap.pages {
-		if linked[p.path] || p.pg == nil || wiki.IsIndexPage(p.path) {
+		if linked[p.path] || p.pg == nil || wiki.IsIndexPage(p.path) || strings.EqualFold(path.Base(p.path), "README.md") {
 			continue
 		}
 		switch p.pg.Meta.Kind {
