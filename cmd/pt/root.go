@@ -76,7 +76,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	msg := strings.TrimSpace(err.Error())
+	// gitstore names itself in its errors for pt's developers; a person
+	// reading one line on stderr learns nothing from the package name.
+	msg := strings.TrimSpace(strings.ReplaceAll(err.Error(), "gitstore: ", ""))
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
