@@ -1,4 +1,4 @@
-package pt_test
+package main
 
 import (
 	"encoding/json"
@@ -35,12 +35,16 @@ func layerOf(pkg string) int {
 // TestImportDirection keeps the layers of DESIGN.md §1: imports point one
 // way along content ← wiki ← lint ← retrieve ← ingest ← mcp ← cmd.
 func TestImportDirection(t *testing.T) {
-	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "./...").Output()
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", "./...")
+	cmd.Dir = "../.." // the module root: every package of pt
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := 0
 	for dec.More() {
+		seen++
 		var p struct {
 			ImportPath string
 			Imports    []string
@@ -62,5 +66,8 @@ func TestImportDirection(t *testing.T) {
 				}
 			}
 		}
+	}
+	if seen < len(layers) {
+		t.Fatalf("go list saw %d packages; the check needs all of pt's", seen)
 	}
 }
