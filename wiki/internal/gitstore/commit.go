@@ -84,14 +84,11 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 		return res, err
 	}
 
-	unlock, err := s.lockForCommit(ctx)
+	done, err := s.beginBranchWrite(ctx)
 	if err != nil {
 		return res, err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
+	defer done()
 	// A work-tree update a dead process left half done comes first, so that
 	// this commit's update starts from a work tree in step.
 	res.WorktreeErr = s.finishPendingLocked()
@@ -144,13 +141,36 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 		}
 		withBlobData(pending, b.objects)
 	}
-	if err := s.updateRef(req.Parent, h, req.Message, req.Committer); err != nil {
+	return s.landBranch(res, req.Parent, h, req.Message, req.Committer, keepWorktree, pending)
+}
+
+// beginBranchWrite takes what moving the branch needs: the write lock
+// (joining a Lock this process holds) and the repository mutex. done
+// releases both.
+func (s *Store) beginBranchWrite(ctx context.Context) (done func(), err error) {
+	unlock, err := s.lockForCommit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	return func() {
+		s.mu.Unlock()
+		unlock()
+	}, nil
+}
+
+// landBranch moves the branch from old to new, then brings the work tree
+// along from the update journaled as pending (when keepWorktree). On a lost
+// compare-and-swap the journal is dropped against the unmoved head. The
+// caller holds beginBranchWrite.
+func (s *Store) landBranch(res CommitResult, old, new Hash, msg string, who Signature, keepWorktree bool, pending []wtEntry) (CommitResult, error) {
+	if err := s.updateRef(old, new, msg, who); err != nil {
 		if keepWorktree {
-			s.finishPendingLocked() // against the unmoved head: drops the journal
+			s.finishPendingLocked()
 		}
 		return res, err
 	}
-	res.Hash = h
+	res.Hash = new
 	if keepWorktree {
 		res.SkippedWorktree, res.WorktreeErr = s.syncWorktree(pending, 0, time.Time{})
 	}

@@ -127,13 +127,11 @@ func (s *Store) MoveBranch(ctx context.Context, old, new Hash, msg string, who S
 	if who.When.IsZero() {
 		who.When = time.Now()
 	}
-	unlock, err := s.lockForCommit(ctx)
+	done, err := s.beginBranchWrite(ctx)
 	if err != nil {
 		return res, err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer done()
 	res.WorktreeErr = s.finishPendingLocked()
 
 	if _, err := s.readTyped(new, commitObject); err != nil {
@@ -154,17 +152,7 @@ func (s *Store) MoveBranch(ctx context.Context, old, new Hash, msg string, who S
 			return res, err
 		}
 	}
-	if err := s.updateRef(old, new, msg, who); err != nil {
-		if keepWorktree {
-			s.finishPendingLocked() // against the unmoved head: drops the journal
-		}
-		return res, err
-	}
-	res.Hash = new
-	if keepWorktree {
-		res.SkippedWorktree, res.WorktreeErr = s.syncWorktree(pending, 0, time.Time{})
-	}
-	return res, nil
+	return s.landBranch(res, old, new, msg, who, keepWorktree, pending)
 }
 
 // fileChanges is Diff with the new entry's mode, as the work-tree journal

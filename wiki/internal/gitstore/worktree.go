@@ -116,13 +116,11 @@ func (s *Store) finishPending(ctx context.Context) error {
 	if _, err := os.Stat(s.journalPath()); err != nil {
 		return nil
 	}
-	unlock, err := s.lockForCommit(ctx)
+	done, err := s.beginBranchWrite(ctx)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer done()
 	if err := s.finishPendingLocked(); err != nil && !errors.Is(err, errIndexBusy) {
 		return err
 	}
