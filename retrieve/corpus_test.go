@@ -6,15 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
+	"time"
 
-// corporaDir holds the evaluation corpora; PT_CORPORA overrides it.
-func corporaDir() string {
-	if d := os.Getenv("PT_CORPORA"); d != "" {
-		return d
-	}
-	return "/work/shared/corpora"
-}
+	"github.com/ptwiki/pt/wiki"
+	"github.com/ptwiki/pt/wiki/spacegen"
+)
 
 // TestCorpusEval evaluates retrieval on the shared corpora. It takes tens of
 // seconds, so it runs only with PT_EVAL=1; `pt eval` is the reproducible
@@ -28,38 +24,46 @@ func TestCorpusEval(t *testing.T) {
 		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl", "testdata/k8s-final-questions.jsonl"},
 	} {
 		t.Run(c.corpus, func(t *testing.T) {
-			dir := filepath.Join(corporaDir(), c.corpus)
+			dir := filepath.Join(spacegen.Corpora(), c.corpus)
 			if _, err := os.Stat(dir); err != nil {
 				t.Skip(err)
 			}
 			s := corpusSpace(t, dir)
-			for _, qf := range []string{filepath.Join(corporaDir(), c.dev), c.own, c.final} {
-				f, err := os.Open(qf)
-				if err != nil {
-					t.Log(err)
-					continue
-				}
-				qs, err := ReadQuestions(f)
-				f.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep, err := Eval(context.Background(), s, qs, EvalOptions{Now: testWhen})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("%s (%d questions)", filepath.Base(qf), len(qs))
-				for _, f := range rep.Systems {
-					b, _ := json.Marshal(f)
-					t.Logf("  %s", b)
-				}
-				if os.Getenv("PT_EVAL_VERBOSE") != "" {
-					for _, r := range rep.Results {
-						b, _ := json.Marshal(r)
-						t.Logf("  %s", b)
-					}
-				}
-			}
+			logCorpusEval(t, s, []string{filepath.Join(spacegen.Corpora(), c.dev), c.own, c.final}, testWhen)
 		})
+	}
+}
+
+// logCorpusEval evaluates each question file on s and logs the figures of
+// every system (and, with PT_EVAL_VERBOSE, every question). A missing file
+// is logged and skipped: the corpora's question sets travel apart from pt.
+func logCorpusEval(t *testing.T, s *wiki.Space, files []string, when time.Time) {
+	t.Helper()
+	for _, qf := range files {
+		f, err := os.Open(qf)
+		if err != nil {
+			t.Log(err)
+			continue
+		}
+		qs, err := ReadQuestions(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Eval(context.Background(), s, qs, EvalOptions{Now: when})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s (%d questions)", filepath.Base(qf), len(qs))
+		for _, f := range rep.Systems {
+			b, _ := json.Marshal(f)
+			t.Logf("  %s", b)
+		}
+		if os.Getenv("PT_EVAL_VERBOSE") != "" {
+			for _, r := range rep.Results {
+				b, _ := json.Marshal(r)
+				t.Logf("  %s", b)
+			}
+		}
 	}
 }

@@ -2,6 +2,9 @@
 
 package retrieve
 
+// LogCorpusEval is logCorpusEval for the external corpus tests.
+var LogCorpusEval = logCorpusEval
+
 // TuneVariants are named changes to the ranking settings, for the sweep in
 // TestTuneImported (an external test, which cannot reach tune itself).
 var TuneVariants = map[string]func(){

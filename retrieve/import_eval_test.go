@@ -4,7 +4,6 @@ package retrieve_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
+	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
 // TestImportedCorpusEval evaluates retrieval on the corpora as `pt import`
@@ -23,10 +23,7 @@ func TestImportedCorpusEval(t *testing.T) {
 	if os.Getenv("PT_EVAL") == "" {
 		t.Skip("set PT_EVAL=1 to evaluate on the corpora")
 	}
-	root := os.Getenv("PT_CORPORA")
-	if root == "" {
-		root = "/work/shared/corpora"
-	}
+	root := spacegen.Corpora()
 	when := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		corpus, dev, own, final string
@@ -52,32 +49,7 @@ func TestImportedCorpusEval(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("import %v", time.Since(start))
-			for _, qf := range []string{filepath.Join(root, c.dev), c.own, c.final} {
-				f, err := os.Open(qf)
-				if err != nil {
-					t.Fatal(err)
-				}
-				qs, err := retrieve.ReadQuestions(f)
-				f.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep, err := retrieve.Eval(ctx, s, qs, retrieve.EvalOptions{Now: when})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("%s (%d questions)", filepath.Base(qf), len(qs))
-				for _, f := range rep.Systems {
-					b, _ := json.Marshal(f)
-					t.Logf("  %s", b)
-				}
-				if os.Getenv("PT_EVAL_VERBOSE") != "" {
-					for _, r := range rep.Results {
-						b, _ := json.Marshal(r)
-						t.Logf("  %s", b)
-					}
-				}
-			}
+			retrieve.LogCorpusEval(t, s, []string{filepath.Join(root, c.dev), c.own, c.final}, when)
 		})
 	}
 }

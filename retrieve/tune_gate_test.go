@@ -14,6 +14,7 @@ import (
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
+	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
 // TestDumpEvidence writes, for each ranking variant in PT_TUNE_VARIANTS
@@ -34,7 +35,7 @@ func TestDumpEvidence(t *testing.T) {
 	}
 	defer f.Close()
 	enc := json.NewEncoder(f)
-	root := "/work/shared/corpora"
+	root := spacegen.Corpora()
 	when := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	ctx := context.Background()
 	variants := strings.Split(os.Getenv("PT_TUNE_VARIANTS"), ",")

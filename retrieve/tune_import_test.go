@@ -15,6 +15,7 @@ import (
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
+	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
 // TestTuneImported sweeps ranking variants (retrieve.TuneVariants) over the
@@ -25,7 +26,7 @@ func TestTuneImported(t *testing.T) {
 	if os.Getenv("PT_TUNE") == "" {
 		t.Skip("set PT_TUNE=1")
 	}
-	root := "/work/shared/corpora"
+	root := spacegen.Corpora()
 	when := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	ctx := context.Background()
 	load := func(p string) []retrieve.Question {
