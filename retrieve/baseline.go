@@ -14,9 +14,64 @@ import (
 // plainFields is the baseline's BM25: title and body, equal weight.
 var plainFields = map[string]float64{"title": 1, "body": 1}
 
-// bm25Pages is the first baseline: plain BM25 over whole pages, no hub, no
-// spokes, no sections, no fusion. Its context is the top K pages whole,
-// within the budget.
+// plainBM25 is the first baseline: plain BM25 over whole pages as their
+// files hold them, in an index of its own built for the evaluation: a
+// page's title (its frontmatter's, or its file name's) and its body. No hub,
+// spokes, sections or fusion, and none of what pt adds to its own index (the
+// folders searched as title words, import's summaries standing in for their
+// sources), so that it is the search a team gets from the files alone. Its
+// context is the top K pages whole, within the budget.
+type plainBM25 struct{ ix *index.Index }
+
+func newPlainBM25(ctx context.Context, s *wiki.Space, head wiki.Rev) (*plainBM25, error) {
+	es, err := s.Pages(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	var docs []index.Doc
+	for _, e := range es {
+		if !indexed(e.Path) || strings.HasPrefix(e.Path, wiki.TopicsDir) {
+			continue
+		}
+		data, err := s.ReadBlob(ctx, e.Blob)
+		if err != nil {
+			return nil, err
+		}
+		title, body := "", string(data)
+		if pg, err := content.Parse(e.Path, data); err == nil {
+			if pg.Meta.Kind == content.KindSummary || pg.Meta.Kind == content.KindTopic || pg.Meta.Kind == content.KindHub || pg.Meta.Kind == content.KindLog {
+				continue
+			}
+			title, body = strings.TrimSpace(pg.Meta.Title), string(pg.Body)
+		}
+		if title == "" {
+			title = content.TitleFromPath(e.Path)
+		}
+		docs = append(docs, index.Doc{ID: e.Path, Path: e.Path, Type: typePage, Title: title,
+			Body: clip(body, 4*maxSectionBody), Revision: e.Blob, Status: content.StatusActive})
+	}
+	ix, err := index.OpenMemory()
+	if err != nil {
+		return nil, err
+	}
+	if err := ix.Apply(ctx, string(head), docs, nil); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	return &plainBM25{ix}, nil
+}
+
+func (b *plainBM25) Close() error { return b.ix.Close() }
+
+func (b *plainBM25) search(ctx context.Context, question string, req Request) ([]string, int, error) {
+	return bm25Pages(ctx, b.ix, question, req)
+}
+
+// bm25Pages is BM25 over the page units of ix (title and body, equal
+// weight), the top K pages whole within the budget. Over pt's own index it
+// is the third reference: the same ranking function with what pt adds to
+// the pages (folder words, summaries), but no hub, spokes, sections or
+// fusion.
 func bm25Pages(ctx context.Context, ix *index.Index, question string, req Request) ([]string, int, error) {
 	hits, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typePage}, Limit: req.K, Fields: plainFields})
 	if err != nil {

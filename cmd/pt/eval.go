@@ -87,13 +87,13 @@ func newEvalCmd(e *env) *cobra.Command {
 
 func renderEval(w io.Writer, rep *retrieve.EvalReport) {
 	fmt.Fprintf(w, "%d questions\n", rep.Questions)
-	fmt.Fprintf(w, "%-14s %6s %6s %6s %9s %9s %9s %9s %9s\n", "system", "hit@1", "hit@5", "MRR", "multihop", "insuff", "tok p50", "tok p90", "ms p50")
+	fmt.Fprintf(w, "%-15s %6s %6s %6s %9s %9s %9s %9s %9s\n", "system", "hit@1", "hit@5", "MRR", "multihop", "insuff", "tok p50", "tok p90", "ms p50")
 	for _, f := range rep.Systems {
 		insuf := "-"
 		if f.Insufficient >= 0 {
 			insuf = fmt.Sprintf("%.3f", f.Insufficient)
 		}
-		fmt.Fprintf(w, "%-14s %6.3f %6.3f %6.3f %9.3f %9s %9d %9d %9.2f\n", f.System, f.HitAt1, f.HitAt5, f.MRR, f.MultiHop, insuf, f.MedianTokens, f.P90Tokens, f.MedianLatencyMS)
+		fmt.Fprintf(w, "%-15s %6.3f %6.3f %6.3f %9.3f %9s %9d %9d %9.2f\n", f.System, f.HitAt1, f.HitAt5, f.MRR, f.MultiHop, insuf, f.MedianTokens, f.P90Tokens, f.MedianLatencyMS)
 	}
 	for _, r := range rep.Results {
 		if len(r.Gold) > 0 && (r.Rank == 0 || r.Rank > 5) || len(r.Gold) == 0 && r.Sufficient {
