@@ -71,7 +71,7 @@ type QuestionResult struct {
 	Sufficient bool     `json:"sufficient"`
 	Coverage   float64  `json:"coverage"`
 	Tokens     int      `json:"tokens"`
-	Top        []string `json:"top"` // result paths, best first
+	Top        []string `json:"top"`       // result paths, best first
 	BM25Rank   int      `json:"bm25_rank"` // the same for the plain BM25 baseline
 }
 

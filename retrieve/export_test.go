@@ -59,8 +59,11 @@ func init() {
 	// channel the backbone (docs/retrieval.md).
 	TuneVariants["before"] = func() {
 		tune.backbone, tune.wPages, tune.skipSummaries, tune.pageSummaries, tune.baseCoverage = false, 1, true, false, false
-		tune.minCoverage = 0.6
+		tune.minCoverage, tune.smallMinCoverage, tune.missingShare = 0.6, 0.6, 0
 	}
+	// cov0.56: the single threshold before the missing-word rule.
+	TuneVariants["cov0.56"] = func() { tune.minCoverage, tune.missingShare = 0.56, 0 }
+	TuneVariants["missing-off"] = func() { tune.missingShare = 0 }
 	TuneVariants["basecov"] = func() { tune.baseCoverage = true }
 }
 

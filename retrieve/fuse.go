@@ -41,6 +41,10 @@ var tune = struct {
 	coverTop                    int                // results whose text sufficiency reads
 	coverPages                  bool               // read their whole page, not just the chosen section
 	minCoverage                 float64
+	missingShare                float64 // a question term none of the best results hold, this share of the weight or more, refuses (0: off) ...
+	missingCoverage             float64 // ... unless coverage reaches this
+	missingMinPages             uint64  // ... in a space of this many pages or more
+	smallMinCoverage            float64 // minCoverage in a smaller space
 	peakRatio, peakMinCoverage  float64 // a best page this far ahead of the fifth in both channels, which agree, is enough from this coverage
 	knownMinCoverage            float64 // coverage enough when the space uses every word of the question (0: off)
 	wFeedback                   float64 // weight of the pages channel searched with the question expanded by feedback (0: off)
@@ -55,7 +59,8 @@ var tune = struct {
 	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
 	pageFields: plainFields, sectionFields: plainFields,
 	pathTitle: true, scoreFusion: true,
-	coverTop: 3, coverPages: true, minCoverage: 0.56, coverMaxWeight: 0.5,
+	coverTop: 3, coverPages: true, minCoverage: 0.4, coverMaxWeight: 0.5,
+	missingShare: 0.14, missingCoverage: 0.75, missingMinPages: 100, smallMinCoverage: 0.56,
 	peakRatio: 3, peakMinCoverage: 0.4,
 	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,7 +50,8 @@ func TestImportedCorpusEval(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("import %v", time.Since(start))
-			retrieve.LogCorpusEval(t, s, []string{filepath.Join(root, c.dev), c.own, c.final}, when)
+			more := []string{strings.Replace(c.own, "-questions", "-more-questions-a", 1), strings.Replace(c.own, "-questions", "-more-questions-b", 1)}
+			retrieve.LogCorpusEval(t, s, append([]string{filepath.Join(root, c.dev), c.own, c.final}, more...), when)
 		})
 	}
 }

@@ -59,6 +59,10 @@ func TestDumpEvidence(t *testing.T) {
 			t.Fatal(err)
 		}
 		files := []string{filepath.Join(root, c.dev), c.own}
+		// The sets written later, with in-domain unanswerable questions.
+		for _, part := range []string{"a", "b"} {
+			files = append(files, strings.Replace(c.own, "-questions", "-more-questions-"+part, 1))
+		}
 		if os.Getenv("PT_DUMP_FINAL") != "" {
 			// Only to report before/after on the final sets, never to tune.
 			files = append(files, strings.Replace(c.own, "-questions", "-final-questions", 1))
