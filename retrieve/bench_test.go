@@ -50,3 +50,32 @@ func BenchmarkQueryWarm(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
 }
+
+// BenchmarkPlainBaselineBuild measures what `pt eval` adds for its plain
+// BM25 baseline: an in-memory index of every page, built once per run.
+//
+//	go test ./retrieve/ -run '^$' -bench PlainBaselineBuild -benchtime 3x
+func BenchmarkPlainBaselineBuild(b *testing.B) {
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("PT_BENCH_PAGES")); err == nil {
+		n = v
+	}
+	ctx := context.Background()
+	s, err := spacegen.Generate(ctx, b.TempDir(), spacegen.Options{Pages: n, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	head, err := s.Head(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		plain, err := newPlainBM25(ctx, s, head)
+		if err != nil {
+			b.Fatal(err)
+		}
+		plain.Close()
+	}
+}
