@@ -81,6 +81,11 @@ func TestDumpEvidence(t *testing.T) {
 				feats := map[string]map[string]any{}
 				unhook := retrieve.SetGateHook(func(q string, m map[string]any) { feats[q] = m })
 				restore := retrieve.WithTune(v, os.Getenv("PT_DUMP_SUFF") == "")
+				// A variant may change what is indexed (folder words,
+				// fields): every variant gets an index built under it.
+				if err := retrieve.Rebuild(ctx, s); err != nil {
+					t.Fatal(err)
+				}
 				rep, err := retrieve.Eval(ctx, s, qs, retrieve.EvalOptions{Now: when})
 				restore()
 				unhook()
