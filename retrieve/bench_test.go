@@ -2,7 +2,6 @@ package retrieve
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -16,7 +15,7 @@ import (
 // current index (the MCP server's case), and reports p50 and p99 over the
 // iterations. PT_BENCH_PAGES sets the size (default 10000).
 //
-//	go test ./retrieve/ -run '^$' -bench QueryWarm -benchtime 400x
+//	go test ./retrieve/ -run '^$' -bench QueryWarm -benchtime 390x
 func BenchmarkQueryWarm(b *testing.B) {
 	n := 10000
 	if v, err := strconv.Atoi(os.Getenv("PT_BENCH_PAGES")); err == nil {
@@ -34,18 +33,33 @@ func BenchmarkQueryWarm(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Logf("%d pages: first query (index build) %v", n, time.Since(start))
-	qs := []string{"how is the release process run", "who owns the storage migration plan", "what did the retro decide about flaky tests",
-		"why was the cache invalidated", "deploy pipeline rollback steps", "meeting notes about budget", "onboarding checklist for new engineers"}
+	// Questions in the generated pages' vocabulary, which the space
+	// answers (the answered path packs excerpts too), and questions in
+	// other words, which it refuses; sufficient-% reports the mix.
+	qs := []string{"how do we rollback a canary deploy in the cluster", "what is the retry backoff for the queue worker",
+		"who approves a schema migration on the replica", "which dashboard alert watches the quota limit",
+		"what did the postmortem decide about failover", "meeting notes about budget", "how is the certificate rotation secret kept in the vault",
+		"how is the release process run", "who owns the storage migration plan", "what did the retro decide about flaky tests",
+		"why was the cache invalidated", "deploy pipeline rollback steps", "onboarding checklist for new engineers"}
 	var lat []time.Duration
+	answered := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		if _, err := Query(ctx, s, Request{Question: qs[i%len(qs)] + fmt.Sprint(" ", i%3)}); err != nil {
+		// Punctuation varies the text, not the terms: after the first
+		// round the per-blob and per-snapshot caches are warm, as in a
+		// server answering its team's questions.
+		res, err := Query(ctx, s, Request{Question: qs[i%len(qs)] + []string{"", "?", "!"}[i%3]})
+		if err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(t0))
+		if res.Sufficient {
+			answered++
+		}
 	}
 	b.StopTimer()
+	b.ReportMetric(100*float64(answered)/float64(b.N), "sufficient-%")
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
