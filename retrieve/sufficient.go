@@ -35,7 +35,8 @@ import (
 //
 // Rarity tells the word that names a subject from a filler word only in a
 // space of some size: in a handful of pages every word is rare, and "work"
-// would weigh as much as "stipend". Below tune.missingMinPages pages the
+// would weigh as much as "stipend". Below tune.missingMinPages pages (whole
+// pages in the index: a source and its summary count as two) the
 // missing-word rule is off and coverage alone decides, at the higher
 // threshold tune.smallMinCoverage (0.56) chosen before that rule existed.
 func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence) (bool, float64, string) {
@@ -134,7 +135,7 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 		return false, 0, "the question has no searchable words"
 	}
 	cov := have / all
-	missingRule := tune.missingShare > 0 && st.N >= tune.missingMinPages
+	missingRule := tune.missingShare > 0 && st.Pages >= tune.missingMinPages
 	minCov := tune.minCoverage
 	if !missingRule {
 		minCov = tune.smallMinCoverage

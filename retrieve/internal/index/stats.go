@@ -10,12 +10,14 @@ import (
 )
 
 // TermStats is how common the terms of a question are in the body field: how
-// many Docs hold each term (DF) out of how many Docs have a body at all (N).
-// Callers weigh evidence by rarity with it, e.g. to tell a question whose
-// rare words the space lacks from one it answers.
+// many Docs hold each term (DF) out of how many Docs have a body at all (N),
+// of which Pages are whole pages (type "page"). Callers weigh evidence by
+// rarity with it, e.g. to tell a question whose rare words the space lacks
+// from one it answers.
 type TermStats struct {
-	N  uint64
-	DF map[string]uint64
+	N     uint64
+	Pages uint64
+	DF    map[string]uint64
 }
 
 // Stats returns the body-field document frequency of each of terms (already
@@ -54,6 +56,7 @@ func (q *statsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (sea
 		return nil, err
 	}
 	q.out.N = cs.DocumentCount()
+	q.out.Pages = cs.parts["page"]
 	for _, t := range q.terms {
 		if q.out.DF[t], err = q.cache.partDocFreq(r, t, fieldBody); err != nil {
 			return nil, err
