@@ -24,31 +24,13 @@ var plainFields = map[string]float64{"title": 1, "body": 1}
 type plainBM25 struct{ ix *index.Index }
 
 func newPlainBM25(ctx context.Context, s *wiki.Space, head wiki.Rev) (*plainBM25, error) {
-	es, err := s.Pages(ctx, head)
+	var docs []index.Doc
+	err := filePages(ctx, s, head, func(p, blob, title, body string) {
+		docs = append(docs, index.Doc{ID: p, Path: p, Type: typePage, Title: title,
+			Body: clip(body, 4*maxSectionBody), Revision: blob, Status: content.StatusActive})
+	})
 	if err != nil {
 		return nil, err
-	}
-	var docs []index.Doc
-	for _, e := range es {
-		if !indexed(e.Path) || strings.HasPrefix(e.Path, wiki.TopicsDir) {
-			continue
-		}
-		data, err := s.ReadBlob(ctx, e.Blob)
-		if err != nil {
-			return nil, err
-		}
-		title, body := "", string(data)
-		if pg, err := content.Parse(e.Path, data); err == nil {
-			if pg.Meta.Kind == content.KindSummary || pg.Meta.Kind == content.KindTopic || pg.Meta.Kind == content.KindHub || pg.Meta.Kind == content.KindLog {
-				continue
-			}
-			title, body = strings.TrimSpace(pg.Meta.Title), string(pg.Body)
-		}
-		if title == "" {
-			title = content.TitleFromPath(e.Path)
-		}
-		docs = append(docs, index.Doc{ID: e.Path, Path: e.Path, Type: typePage, Title: title,
-			Body: clip(body, 4*maxSectionBody), Revision: e.Blob, Status: content.StatusActive})
 	}
 	ix, err := index.OpenMemory()
 	if err != nil {
@@ -87,7 +69,8 @@ func bm25Pages(ctx context.Context, ix *index.Index, question string, req Reques
 }
 
 // keywordBaseline is the second baseline: how often the question's words
-// (lower case, three letters or more, not stop words) occur in each page.
+// (lower case, three letters or more, not stop words) occur in each page,
+// as its file holds it.
 type keywordBaseline struct {
 	paths []string
 	words []map[string]int
@@ -95,32 +78,54 @@ type keywordBaseline struct {
 }
 
 func newKeywordBaseline(ctx context.Context, s *wiki.Space, head wiki.Rev) (*keywordBaseline, error) {
-	es, err := s.Pages(ctx, head)
+	kb := &keywordBaseline{}
+	err := filePages(ctx, s, head, func(p, _, title, body string) {
+		text := title + "\n" + body
+		counts := map[string]int{}
+		for _, w := range plainWords(text) {
+			counts[w]++
+		}
+		kb.paths = append(kb.paths, p)
+		kb.words = append(kb.words, counts)
+		kb.size = append(kb.size, EstimateTokens(text))
+	})
 	if err != nil {
 		return nil, err
 	}
-	kb := &keywordBaseline{}
+	return kb, nil
+}
+
+// filePages calls f with every page of the space at head as its file holds
+// it, the baselines' view: its title (the frontmatter's, or the file
+// name's) and its body. What pt writes for its own navigation and search
+// (the hub, the log, spokes, import summaries) is left out.
+func filePages(ctx context.Context, s *wiki.Space, head wiki.Rev, f func(p, blob, title, body string)) error {
+	es, err := s.Pages(ctx, head)
+	if err != nil {
+		return err
+	}
 	for _, e := range es {
 		if !indexed(e.Path) || strings.HasPrefix(e.Path, wiki.TopicsDir) {
 			continue
 		}
 		data, err := s.ReadBlob(ctx, e.Blob)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		text := string(data)
+		title, body := "", string(data)
 		if pg, err := content.Parse(e.Path, data); err == nil {
-			text = pg.Meta.Title + "\n" + string(pg.Body)
+			switch pg.Meta.Kind {
+			case content.KindSummary, content.KindTopic, content.KindHub, content.KindLog:
+				continue
+			}
+			title, body = strings.TrimSpace(pg.Meta.Title), string(pg.Body)
 		}
-		counts := map[string]int{}
-		for _, w := range plainWords(text) {
-			counts[w]++
+		if title == "" {
+			title = content.TitleFromPath(e.Path)
 		}
-		kb.paths = append(kb.paths, e.Path)
-		kb.words = append(kb.words, counts)
-		kb.size = append(kb.size, EstimateTokens(text))
+		f(e.Path, e.Blob, title, body)
 	}
-	return kb, nil
+	return nil
 }
 
 func (kb *keywordBaseline) search(question string, req Request) ([]string, int) {

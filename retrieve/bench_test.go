@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptwiki/pt/wiki"
 	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
@@ -17,16 +18,9 @@ import (
 //
 //	go test ./retrieve/ -run '^$' -bench QueryWarm -benchtime 390x
 func BenchmarkQueryWarm(b *testing.B) {
-	n := 10000
-	if v, err := strconv.Atoi(os.Getenv("PT_BENCH_PAGES")); err == nil {
-		n = v
-	}
-	ctx := context.Background()
-	s, err := spacegen.Generate(ctx, b.TempDir(), spacegen.Options{Pages: n, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	n, s := benchSpace(b)
 	defer s.Close()
+	ctx := context.Background()
 	defer CloseIndexes()
 	start := time.Now()
 	if _, err := Query(ctx, s, Request{Question: "warm up"}); err != nil {
@@ -70,16 +64,9 @@ func BenchmarkQueryWarm(b *testing.B) {
 //
 //	go test ./retrieve/ -run '^$' -bench PlainBaselineBuild -benchtime 3x
 func BenchmarkPlainBaselineBuild(b *testing.B) {
-	n := 10000
-	if v, err := strconv.Atoi(os.Getenv("PT_BENCH_PAGES")); err == nil {
-		n = v
-	}
-	ctx := context.Background()
-	s, err := spacegen.Generate(ctx, b.TempDir(), spacegen.Options{Pages: n, Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, s := benchSpace(b)
 	defer s.Close()
+	ctx := context.Background()
 	head, err := s.Head(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -92,4 +79,19 @@ func BenchmarkPlainBaselineBuild(b *testing.B) {
 		}
 		plain.Close()
 	}
+}
+
+// benchSpace generates the benchmarks' space: PT_BENCH_PAGES pages
+// (default 10000), seed 1.
+func benchSpace(b *testing.B) (int, *wiki.Space) {
+	b.Helper()
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("PT_BENCH_PAGES")); err == nil {
+		n = v
+	}
+	s, err := spacegen.Generate(context.Background(), b.TempDir(), spacegen.Options{Pages: n, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n, s
 }
