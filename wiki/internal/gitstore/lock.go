@@ -57,31 +57,9 @@ func (s *Store) holdFlock(ctx context.Context) error {
 		s.flockCount++
 		return nil
 	}
-	p := filepath.Join(s.commonDir, "pt", "write.lock")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("gitstore: write lock: %w", err)
-	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := flockWait(ctx, filepath.Join(s.commonDir, "pt", "write.lock"), "write lock", 20*time.Millisecond)
 	if err != nil {
-		return fmt.Errorf("gitstore: write lock: %w", err)
-	}
-	delay := time.Millisecond
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return fmt.Errorf("gitstore: write lock %s: %w", p, err)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return fmt.Errorf("gitstore: waiting for write lock %s: %w", p, ctx.Err())
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, 20*time.Millisecond)
+		return err
 	}
 	s.flockFile = f
 	s.flockCount = 1
@@ -107,5 +85,38 @@ func (s *Store) releaseFlock() {
 		// Closing the descriptor drops the flock.
 		s.flockFile.Close()
 		s.flockFile = nil
+	}
+}
+
+// flockWait opens (creating it) the lock file p and takes an exclusive flock
+// on it, retrying with a backoff up to maxDelay until ctx is done. The lock
+// is held until the returned file is closed; what names the lock in errors.
+// Each call opens a descriptor of its own: flock excludes open file
+// descriptions, so two callers of one process exclude each other too.
+func flockWait(ctx context.Context, p, what string, maxDelay time.Duration) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, fmt.Errorf("gitstore: %s: %w", what, err)
+	}
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %s: %w", what, err)
+	}
+	delay := time.Millisecond
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("gitstore: %s %s: %w", what, p, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("gitstore: waiting for %s %s: %w", what, p, ctx.Err())
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, maxDelay)
 	}
 }

@@ -2,12 +2,10 @@ package gitstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -75,33 +73,9 @@ func (s *Store) setRef(name string, old, h Hash, force bool) error {
 // different lock from the write lock, which a sync holds only while it
 // moves the branch, so batches keep landing during network transfers.
 func (s *Store) LockSync(ctx context.Context) (unlock func(), err error) {
-	p := filepath.Join(s.commonDir, "pt", "sync.lock")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return nil, fmt.Errorf("gitstore: sync lock: %w", err)
-	}
-	// A descriptor of its own per call: flock excludes open file
-	// descriptions, so goroutines of one process exclude each other too.
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := flockWait(ctx, filepath.Join(s.commonDir, "pt", "sync.lock"), "sync lock", 50*time.Millisecond)
 	if err != nil {
-		return nil, fmt.Errorf("gitstore: sync lock: %w", err)
-	}
-	delay := time.Millisecond
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, fmt.Errorf("gitstore: sync lock %s: %w", p, err)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("gitstore: waiting for sync lock %s: %w", p, ctx.Err())
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, 50*time.Millisecond)
+		return nil, err
 	}
 	return func() { f.Close() }, nil
 }
