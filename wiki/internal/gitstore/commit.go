@@ -64,22 +64,7 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	if err := validSignature(req.Author); err != nil {
-		return res, err
-	}
-	if req.Author.When.IsZero() {
-		req.Author.When = time.Now()
-	}
-	if req.Committer == (Signature{}) {
-		req.Committer = req.Author
-	}
-	if err := validSignature(req.Committer); err != nil {
-		return res, err
-	}
-	if req.Committer.When.IsZero() {
-		req.Committer.When = req.Author.When
-	}
-	trie, err := changeTrie(req.Changes)
+	trie, err := req.prepare()
 	if err != nil {
 		return res, err
 	}
@@ -93,20 +78,8 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 	// this commit's update starts from a work tree in step.
 	res.WorktreeErr = s.finishPendingLocked()
 
-	parentTree, err := s.commitTree(req.Parent)
-	if err != nil {
-		return res, fmt.Errorf("gitstore: commit: parent: %w", err)
-	}
-	b := &treeBuilder{s: s}
-	root, empty, err := b.build(parentTree, trie, "")
-	if err != nil {
-		return res, err
-	}
-	if empty {
-		root = emptyTree
-		b.objects = append(b.objects, object{hash: emptyTree, typ: treeObject})
-	}
-	if root == parentTree || (parentTree.IsZero() && root == emptyTree) {
+	h, b, err := s.writeCommitLocked(req, trie)
+	if errors.Is(err, ErrNoChange) {
 		cur, err := s.readRef(s.refName())
 		if err != nil {
 			return res, err
@@ -116,15 +89,7 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 		}
 		return res, ErrNoChange
 	}
-
-	var parents []Hash
-	if !req.Parent.IsZero() {
-		parents = []Hash{req.Parent}
-	}
-	data := encodeCommit(root, parents, req.Author, req.Committer, req.Message)
-	h := hashObject(commitObject, data)
-	b.objects = append(b.objects, object{hash: h, typ: commitObject, data: data})
-	if err := s.writeObjects(b.objects); err != nil {
+	if err != nil {
 		return res, err
 	}
 	// The journal is written before the ref moves: a crash right after the
@@ -142,6 +107,63 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 		withBlobData(pending, b.objects)
 	}
 	return s.landBranch(res, req.Parent, h, req.Message, req.Committer, keepWorktree, pending)
+}
+
+// prepare checks req's signatures and fills in their defaults (the author
+// dated now, the committer as the author), and returns its changes as a
+// trie of paths.
+func (req *CommitRequest) prepare() (*changeNode, error) {
+	if err := validSignature(req.Author); err != nil {
+		return nil, err
+	}
+	if req.Author.When.IsZero() {
+		req.Author.When = time.Now()
+	}
+	if req.Committer == (Signature{}) {
+		req.Committer = req.Author
+	}
+	if err := validSignature(req.Committer); err != nil {
+		return nil, err
+	}
+	if req.Committer.When.IsZero() {
+		req.Committer.When = req.Author.When
+	}
+	return changeTrie(req.Changes)
+}
+
+// writeCommitLocked rebuilds the trees on the changed paths of req.Parent's
+// tree and writes them, durably, with the commit of req; it returns the
+// commit and the builder that holds its objects and changed files, or
+// ErrNoChange when the changes leave the parent's tree as it is. No ref
+// moves. The caller holds s.mu.
+func (s *Store) writeCommitLocked(req CommitRequest, trie *changeNode) (Hash, *treeBuilder, error) {
+	parentTree, err := s.commitTree(req.Parent)
+	if err != nil {
+		return Hash{}, nil, fmt.Errorf("gitstore: commit: parent: %w", err)
+	}
+	b := &treeBuilder{s: s}
+	root, empty, err := b.build(parentTree, trie, "")
+	if err != nil {
+		return Hash{}, nil, err
+	}
+	if empty {
+		root = emptyTree
+		b.objects = append(b.objects, object{hash: emptyTree, typ: treeObject})
+	}
+	if root == parentTree || (parentTree.IsZero() && root == emptyTree) {
+		return Hash{}, nil, ErrNoChange
+	}
+	var parents []Hash
+	if !req.Parent.IsZero() {
+		parents = []Hash{req.Parent}
+	}
+	data := encodeCommit(root, parents, req.Author, req.Committer, req.Message)
+	h := hashObject(commitObject, data)
+	b.objects = append(b.objects, object{hash: h, typ: commitObject, data: data})
+	if err := s.writeObjects(b.objects); err != nil {
+		return Hash{}, nil, err
+	}
+	return h, b, nil
 }
 
 // beginBranchWrite takes what moving the branch needs: the write lock

@@ -66,51 +66,17 @@ func (s *Store) WriteCommit(ctx context.Context, req CommitRequest) (Hash, error
 	if err := ctx.Err(); err != nil {
 		return Hash{}, err
 	}
-	if err := validSignature(req.Author); err != nil {
-		return Hash{}, err
-	}
-	if req.Author.When.IsZero() {
-		req.Author.When = time.Now()
-	}
-	if req.Committer == (Signature{}) {
-		req.Committer = req.Author
-	}
-	if err := validSignature(req.Committer); err != nil {
-		return Hash{}, err
-	}
-	trie, err := changeTrie(req.Changes)
+	trie, err := req.prepare()
 	if err != nil {
 		return Hash{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	parentTree, err := s.commitTree(req.Parent)
-	if err != nil {
-		return Hash{}, fmt.Errorf("gitstore: commit: parent: %w", err)
-	}
-	b := &treeBuilder{s: s}
-	root, empty, err := b.build(parentTree, trie, "")
-	if err != nil {
-		return Hash{}, err
-	}
-	if empty {
-		root = emptyTree
-		b.objects = append(b.objects, object{hash: emptyTree, typ: treeObject})
-	}
-	if root == parentTree || (parentTree.IsZero() && root == emptyTree) {
+	h, _, err := s.writeCommitLocked(req, trie)
+	if errors.Is(err, ErrNoChange) {
 		return req.Parent, ErrNoChange
 	}
-	var parents []Hash
-	if !req.Parent.IsZero() {
-		parents = []Hash{req.Parent}
-	}
-	data := encodeCommit(root, parents, req.Author, req.Committer, req.Message)
-	h := hashObject(commitObject, data)
-	b.objects = append(b.objects, object{hash: h, typ: commitObject, data: data})
-	if err := s.writeObjects(b.objects); err != nil {
-		return Hash{}, err
-	}
-	return h, nil
+	return h, err
 }
 
 // MoveBranch moves the branch from old to new (a fetched or rebased commit
