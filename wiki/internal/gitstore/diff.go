@@ -19,17 +19,24 @@ type FileChange struct {
 func (s *Store) Diff(ctx context.Context, from, to Hash) ([]FileChange, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	out, _, err := s.diffLocked(ctx, from, to)
+	return out, err
+}
+
+// diffLocked is Diff for a caller that holds s.mu; it also returns the tree
+// of to.
+func (s *Store) diffLocked(ctx context.Context, from, to Hash) ([]FileChange, Hash, error) {
 	a, err := s.commitTree(from)
 	if err != nil {
-		return nil, err
+		return nil, Hash{}, err
 	}
 	b, err := s.commitTree(to)
 	if err != nil {
-		return nil, err
+		return nil, Hash{}, err
 	}
 	var out []FileChange
 	err = s.diffTrees(ctx, a, b, "", &out)
-	return out, err
+	return out, b, err
 }
 
 // diffTrees merges two sorted entry lists. A name that is a file on one side

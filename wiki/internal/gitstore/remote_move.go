@@ -124,16 +124,8 @@ func (s *Store) MoveBranch(ctx context.Context, old, new Hash, msg string, who S
 // fileChanges is Diff with the new entry's mode, as the work-tree journal
 // needs it. The caller holds s.mu.
 func (s *Store) fileChanges(ctx context.Context, from, to Hash) ([]fileChange, error) {
-	a, err := s.commitTree(from)
+	diff, b, err := s.diffLocked(ctx, from, to)
 	if err != nil {
-		return nil, err
-	}
-	b, err := s.commitTree(to)
-	if err != nil {
-		return nil, err
-	}
-	var diff []FileChange
-	if err := s.diffTrees(ctx, a, b, "", &diff); err != nil {
 		return nil, err
 	}
 	out := make([]fileChange, 0, len(diff))
