@@ -211,7 +211,7 @@ func TestFileBackFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rank := rankOf(res, want); rank == 0 || rank > 3 {
+	if rank := ingest.PageRank(res, want); rank == 0 || rank > 3 {
 		t.Errorf("synthesis ranked %d for a follow-up question; results %v", rank, paths(res))
 	}
 
@@ -226,20 +226,6 @@ func TestFileBackFiles(t *testing.T) {
 	if spoke := fbGit(t, dir, "show", "HEAD:topics/ledger.md"); strings.Contains(spoke, want) {
 		t.Errorf("after revert the spoke still lists the synthesis")
 	}
-}
-
-func rankOf(res *retrieve.Result, p string) int {
-	seen := map[string]bool{}
-	for _, h := range res.Results {
-		if seen[h.Path] {
-			continue
-		}
-		seen[h.Path] = true
-		if h.Path == p {
-			return len(seen)
-		}
-	}
-	return 0
 }
 
 func paths(res *retrieve.Result) []string {

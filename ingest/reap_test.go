@@ -106,7 +106,7 @@ func TestReap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rankOf(r, v.Page) != 0 {
+	if ingest.PageRank(r, v.Page) != 0 {
 		t.Errorf("expired synthesis still retrieved: %v", paths(r))
 	}
 

@@ -1,0 +1,4 @@
+package ingest
+
+// PageRank is pageRank, for the external tests.
+var PageRank = pageRank
