@@ -9,12 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
-	"github.com/ptwiki/pt/wiki"
-	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
 // TestDumpEvidence writes, for each ranking variant in PT_TUNE_VARIANTS
@@ -35,48 +31,23 @@ func TestDumpEvidence(t *testing.T) {
 	}
 	defer f.Close()
 	enc := json.NewEncoder(f)
-	root := spacegen.Corpora()
-	when := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	ctx := context.Background()
 	variants := strings.Split(os.Getenv("PT_TUNE_VARIANTS"), ",")
 	if variants[0] == "" {
 		variants = []string{"default"}
 	}
 	defer retrieve.CloseIndexes()
-	for _, c := range []struct {
-		corpus, dev, own string
-		prefixes         []string // as TestImportedCorpusEval imports them
-	}{
-		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl", []string{"/wiki/", "https://go.dev/wiki/", "https://golang.org/wiki/", "https://github.com/golang/go/wiki/"}},
-		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl", []string{"https://github.com/kubernetes/community/blob/master/", "https://github.com/kubernetes/community/tree/master/", "https://git.k8s.io/community/"}},
-	} {
-		s, _, err := wiki.Init(ctx, t.TempDir(), wiki.InitOptions{Name: c.corpus, When: when})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if _, err := ingest.Import(ctx, s, filepath.Join(root, c.corpus), ingest.ImportOptions{ApprovedBy: "eval", When: when, SitePrefixes: c.prefixes}); err != nil {
-			t.Fatal(err)
-		}
-		files := []string{filepath.Join(root, c.dev), c.own}
-		// The sets written later, with in-domain unanswerable questions.
-		for _, part := range []string{"a", "b"} {
-			files = append(files, strings.Replace(c.own, "-questions", "-more-questions-"+part, 1))
-		}
+	for _, c := range evalCorpora {
+		s := importCorpus(t, c)
+		// dev, own and the sets written later, with in-domain
+		// unanswerable questions.
+		files := []string{c.devFile(), c.own, c.set("more-questions-a"), c.set("more-questions-b")}
 		if os.Getenv("PT_DUMP_FINAL") != "" {
 			// Only to report before/after on the final sets, never to tune.
-			files = append(files, strings.Replace(c.own, "-questions", "-final-questions", 1))
+			files = append(files, c.set("final-questions"))
 		}
 		for _, qf := range files {
-			qr, err := os.Open(qf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			qs, err := retrieve.ReadQuestions(qr)
-			qr.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			qs := loadQuestions(t, qf)
 			for _, v := range variants {
 				feats := map[string]map[string]any{}
 				unhook := retrieve.SetGateHook(func(q string, m map[string]any) { feats[q] = m })
@@ -86,14 +57,14 @@ func TestDumpEvidence(t *testing.T) {
 				if err := retrieve.Rebuild(ctx, s); err != nil {
 					t.Fatal(err)
 				}
-				rep, err := retrieve.Eval(ctx, s, qs, retrieve.EvalOptions{Now: when})
+				rep, err := retrieve.Eval(ctx, s, qs, retrieve.EvalOptions{Now: evalWhen})
 				restore()
 				unhook()
 				if err != nil {
 					t.Fatal(err)
 				}
 				for i, r := range rep.Results {
-					enc.Encode(map[string]any{"variant": v, "corpus": c.corpus, "set": filepath.Base(qf), "id": r.ID, "kind": r.Kind,
+					enc.Encode(map[string]any{"variant": v, "corpus": c.name, "set": filepath.Base(qf), "id": r.ID, "kind": r.Kind,
 						"gold": r.Gold, "rank": r.Rank, "bm25": r.BM25Rank, "cov": r.Coverage, "suff": r.Sufficient, "top": r.Top, "f": feats[qs[i].Question]})
 				}
 			}

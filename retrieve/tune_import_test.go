@@ -6,16 +6,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
-	"time"
 
-	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
-	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
 // TestTuneImported sweeps ranking variants (retrieve.TuneVariants) over the
@@ -26,39 +22,14 @@ func TestTuneImported(t *testing.T) {
 	if os.Getenv("PT_TUNE") == "" {
 		t.Skip("set PT_TUNE=1")
 	}
-	root := spacegen.Corpora()
-	when := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-	ctx := context.Background()
-	load := func(p string) []retrieve.Question {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		qs, err := retrieve.ReadQuestions(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return qs
-	}
 	type set struct {
 		s  *wiki.Space
 		qs []retrieve.Question
 	}
 	var sets []set
-	for _, c := range []struct{ corpus, dev, own string }{
-		{"gowiki", "gowiki-dev-questions.jsonl", "testdata/gowiki-questions.jsonl"},
-		{"k8s-community", "k8s-dev-questions.jsonl", "testdata/k8s-questions.jsonl"},
-	} {
-		s, _, err := wiki.Init(ctx, t.TempDir(), wiki.InitOptions{Name: c.corpus, When: when})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if _, err := ingest.Import(ctx, s, filepath.Join(root, c.corpus), ingest.ImportOptions{ApprovedBy: "eval", When: when}); err != nil {
-			t.Fatal(err)
-		}
-		sets = append(sets, set{s, append(load(filepath.Join(root, c.dev)), load(c.own)...)})
+	for _, c := range evalCorpora {
+		s := importCorpus(t, c)
+		sets = append(sets, set{s, append(loadQuestions(t, c.devFile()), loadQuestions(t, c.own)...)})
 	}
 	defer retrieve.CloseIndexes()
 	var names []string
@@ -73,7 +44,7 @@ func TestTuneImported(t *testing.T) {
 		restore := retrieve.WithTune(name, true)
 		line := name
 		for _, st := range sets {
-			rep, err := retrieve.Eval(ctx, st.s, st.qs, retrieve.EvalOptions{Now: when})
+			rep, err := retrieve.Eval(context.Background(), st.s, st.qs, retrieve.EvalOptions{Now: evalWhen})
 			if err != nil {
 				t.Fatal(err)
 			}
