@@ -43,7 +43,8 @@ var tune = struct {
 	minCoverage                 float64
 	missingShare                float64 // a question term none of the best results hold, this share of the weight or more, refuses (0: off) ...
 	missingCoverage             float64 // ... unless coverage reaches this
-	missingMinPages             uint64  // ... in a space of this many pages or more
+	missingMinPages             uint64  // ... in a space of this many pages or more ...
+	missingMaxDF                float64 // ... when the space uses the term in at most this share of its units (or two)
 	smallMinCoverage            float64 // minCoverage in a smaller space
 	peakRatio, peakMinCoverage  float64 // a best page this far ahead of the fifth in both channels, which agree, is enough from this coverage
 	knownMinCoverage            float64 // coverage enough when the space uses every word of the question (0: off)
@@ -60,7 +61,7 @@ var tune = struct {
 	pageFields: plainFields, sectionFields: plainFields,
 	pathTitle: true, scoreFusion: true,
 	coverTop: 3, coverPages: true, minCoverage: 0.4, coverMaxWeight: 0.5,
-	missingShare: 0.14, missingCoverage: 0.75, missingMinPages: 100, smallMinCoverage: 0.56,
+	missingShare: 0.14, missingCoverage: 0.75, missingMinPages: 100, missingMaxDF: 0.002, smallMinCoverage: 0.56,
 	peakRatio: 3, peakMinCoverage: 0.4,
 	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
 }

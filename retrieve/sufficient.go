@@ -23,9 +23,10 @@ import (
 // pages' joint share. Two rules refuse: coverage below tune.minCoverage
 // (0.4), or a question word that none of the three best pages holds and
 // that carries at least tune.missingShare (14%) of the weight, while
-// coverage stays below tune.missingCoverage (0.75). The word that names
-// what is asked ("stipend", "Bazel") is the one a near miss lacks, while a
-// paraphrase misses only some of its many common words. The settings were
+// coverage stays below tune.missingCoverage (0.75), and that the space
+// itself barely uses (rare). The word that names what is asked ("stipend",
+// "Bazel") is the one a near miss lacks, while a paraphrase misses only some
+// of its many common words. The settings were
 // chosen on half of the development, own and later question sets of both
 // corpora as `pt import` brings them in (most answerable questions kept
 // plus unanswerable ones refused) and checked on the other half and on
@@ -121,6 +122,7 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 	if all > 0 {
 		ev.Best, ev.Union, ev.Top1 = best/all, have/all, top1/all
 		ev.Absent, ev.MissingMax = absent/all, missing/all
+		ev.MissingTerm, ev.MissingDF, ev.N = missingTerm, st.DF[missingTerm], st.N
 	}
 	ev.Terms = len(terms)
 	if gateHook != nil {
@@ -144,7 +146,7 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 	case tune.noSuff || ev.standsOut(cov):
 	case cov < minCov:
 		return false, cov, "the best matches miss the question's distinctive words"
-	case missingRule && ev.MissingMax >= tune.missingShare && cov < tune.missingCoverage:
+	case missingRule && ev.MissingMax >= tune.missingShare && cov < tune.missingCoverage && rare(st, missingTerm):
 		return false, cov, fmt.Sprintf("none of the best matches mentions %q", questionWord(ev.Question, missingTerm))
 	}
 	return true, cov, ""
@@ -161,6 +163,16 @@ func questionWord(question, t string) string {
 		}
 	}
 	return t
+}
+
+// rare reports whether the space uses t so seldom (in at most
+// tune.missingMaxDF of its units, or two) that its absence from the best
+// pages means the space lacks what t names. A word the space uses in dozens
+// of places ("lose", "paid", "bare") that the best pages happen not to hold
+// says more about how the question was worded than about what the space
+// knows.
+func rare(st index.TermStats, t string) bool {
+	return float64(st.DF[t]) <= max(2, tune.missingMaxDF*float64(st.N))
 }
 
 func idf(df, n uint64) float64 {

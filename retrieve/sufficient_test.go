@@ -68,3 +68,35 @@ func TestQuestionWord(t *testing.T) {
 		}
 	}
 }
+
+// A missing word that the space uses in several places is a matter of
+// wording, not a subject the space lacks: the question is answered.
+func TestMissingCommonWordAnswers(t *testing.T) {
+	s := newSpace(t)
+	files := map[string]string{}
+	for i := range int(tune.missingMinPages) {
+		files[fmt.Sprintf("pages/team-%03d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Team note %d", i)},
+			fmt.Sprintf("# Note %d\n\nHow the team works on release %d, how much and how many reviews each change gets, and who is paid for it.\n", i, i))
+	}
+	for i := range 6 {
+		files[fmt.Sprintf("pages/equipment-%d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Equipment %d", i)},
+			fmt.Sprintf("# Equipment %d\n\nEvery new laptop is ordered through the office in batch %d.\n", i, i))
+	}
+	files["pages/interns.md"] = page(content.Meta{Title: "Intern programme"},
+		"# Intern programme\n\nInterns work on the scheduler with two mentors. The programme has three coordinators, who pick the projects each round and hand over the equipment interns need.\n")
+	files["pages/mentors.md"] = page(content.Meta{Title: "Mentors"},
+		"# Mentors\n\nA mentor of the intern programme meets the interns every week; the coordinators pair them.\n")
+	files["pages/rounds.md"] = page(content.Meta{Title: "Rounds"},
+		"# Rounds\n\nEach round of the intern programme lasts three months. Projects are proposed by the coordinators.\n")
+	put(t, s, files)
+	saved := tune
+	defer func() { tune = saved }()
+	tune.peakRatio = 1e9
+	res, err := Query(context.Background(), s, Request{Question: "Which laptop do interns get handed, and how much is paid?", Now: testWhen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Sufficient || len(res.Results) == 0 || res.Results[0].Path != "pages/interns.md" {
+		t.Fatalf("want pages/interns.md first, got sufficient %v (%s, coverage %.2f), %d results", res.Sufficient, res.Trace.Reason, res.Trace.Coverage, len(res.Results))
+	}
+}
