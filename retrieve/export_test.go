@@ -39,6 +39,9 @@ func SetGateHook(f func(question string, features map[string]any)) func() {
 }
 
 func init() {
+	TuneVariants["dated0.8"] = func() { tune.dated = 0.8 }
+	TuneVariants["dated0.6"] = func() { tune.dated = 0.6 }
+	TuneVariants["dated0.4"] = func() { tune.dated = 0.4 }
 	TuneVariants["known0.55"] = func() { tune.knownMinCoverage = 0.55 }
 	TuneVariants["known0.5"] = func() { tune.knownMinCoverage = 0.5 }
 	TuneVariants["nopeak"] = func() { tune.peakRatio = 1e9 }

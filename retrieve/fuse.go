@@ -50,11 +50,12 @@ var tune = struct {
 	knownMinCoverage            float64 // coverage enough when the space uses every word of the question (0: off)
 	wFeedback                   float64 // weight of the pages channel searched with the question expanded by feedback (0: off)
 	feedbackDocs, feedbackTerms int
-	noSuff                      bool // never insufficient (tuning only: measures ranking alone)
-	noFamily                    bool // no family spreading (tuning only)
-	baseCoverage                bool // coverage read from the plain page search's best pages, not the fused results
-	backbone                    bool // the pages channel's score times (wPages + the other channels' fused score)
-	mnz                         bool // CombMNZ: the fused score times the number of channels that found the page
+	noSuff                      bool    // never insufficient (tuning only: measures ranking alone)
+	noFamily                    bool    // no family spreading (tuning only)
+	baseCoverage                bool    // coverage read from the plain page search's best pages, not the fused results
+	backbone                    bool    // the pages channel's score times (wPages + the other channels' fused score)
+	mnz                         bool    // CombMNZ: the fused score times the number of channels that found the page
+	dated                       float64 // a page whose path names a year scores this much of itself when the question names none (1: off)
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
 	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
@@ -64,6 +65,7 @@ var tune = struct {
 	missingShare: 0.14, missingCoverage: 0.75, missingMinPages: 100, missingMaxDF: 0.002, smallMinCoverage: 0.56,
 	peakRatio: 3, peakMinCoverage: 0.4,
 	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
+	dated: 0.6,
 }
 
 // group is the fused candidate: the knowledge one page holds, under its
@@ -169,6 +171,7 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 
 	out := make([]*group, 0, len(groups))
 	pagesRead := map[string]bool{}
+	undated := !hasYear(question)
 	for _, g := range groups {
 		if tune.backbone {
 			// A page the page search did not find keeps a trace of the
@@ -177,6 +180,15 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 		}
 		if tune.mnz {
 			g.fused *= float64(g.channels)
+		}
+		if undated && hasYear(g.key) {
+			// A page filed under a year (meeting notes, a summit's
+			// sessions, an election, a yearly report) records what
+			// happened then; a question that names no year asks how
+			// things are, and such records share its words without
+			// answering it. In k8s-community half the pages are dated
+			// and one gold page in ninety-six is.
+			g.fused *= tune.dated
 		}
 		out = append(out, g)
 		for _, h := range g.sections {
@@ -232,4 +244,24 @@ func spreadFamilies(gs []*group) []*group {
 		first = append(first, g)
 	}
 	return append(first, later...)
+}
+
+// hasYear reports whether s names a year (1900 to 2099) as a number of its
+// own: "2022-h1", "events/2017/", "meeting-notes-2019", not "20220".
+func hasYear(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < '0' || s[i] > '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j-i == 4 && (s[i:i+2] == "19" || s[i:i+2] == "20") {
+			return true
+		}
+		i = j
+	}
+	return false
 }
