@@ -1,10 +1,12 @@
 package wiki
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ptwiki/pt/content"
@@ -18,7 +20,13 @@ type InitOptions struct {
 	Owner  string // agent | human
 	Author Author
 	When   time.Time
-	Extra  map[string][]byte // more files for the first batch (space-relative), e.g. a CI job
+	// RootExtra are more files for the first batch, at paths relative to
+	// the repository's root: a CI job, which hosts read only there. For a
+	// space nested in a repository they land outside the space's folder
+	// (reported as "../.github/..."); one already there with the same
+	// content is left as it is (another space wrote it), one that differs
+	// is refused.
+	RootExtra map[string][]byte
 }
 
 // gitignore keeps pt's local state out of commits.
@@ -28,12 +36,23 @@ const gitignore = "# pt's local state: never committed\n.pt/\n"
 // .gitignore. dir becomes a new git repository unless it is already inside
 // one, in which case the space is added to that repository (several spaces
 // may share one). A directory that already holds a space is refused.
-func Init(ctx context.Context, dir string, opts InitOptions) (*Space, *Result, error) {
+//
+// An init that fails takes back the directories it made, so that the
+// command can be run again as it was.
+func Init(ctx context.Context, dir string, opts InitOptions) (_ *Space, _ *Result, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
+	made, err := mkdirNew(abs)
+	if made != "" {
+		defer func() {
+			if err != nil {
+				os.RemoveAll(made)
+			}
+		}()
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	if _, err := os.Stat(filepath.Join(abs, content.ConfigFile)); err == nil {
@@ -50,12 +69,6 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*Space, *Result, e
 		st.Close()
 		return nil, nil, fmt.Errorf("init %s: a bare repository has no work tree to hold a new space; init a clone", dir)
 	}
-	for p := range opts.Extra {
-		if _, err := os.Lstat(filepath.Join(abs, filepath.FromSlash(p))); err == nil {
-			st.Close()
-			return nil, nil, fmt.Errorf("init %s: %s already exists; not overwriting it", dir, p)
-		}
-	}
 	name := opts.Name
 	if name == "" {
 		name = filepath.Base(abs)
@@ -69,6 +82,14 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*Space, *Result, e
 	}
 	if rel != "." {
 		s.prefix = filepath.ToSlash(rel) + "/"
+	}
+	extra := map[string][]byte{}
+	for p, data := range opts.RootExtra {
+		if old, err := os.ReadFile(filepath.Join(st.WorkDir(), filepath.FromSlash(p))); err == nil && !bytes.Equal(old, data) {
+			st.Close()
+			return nil, nil, fmt.Errorf("init %s: %s already exists at the repository's root; not overwriting it", dir, p)
+		}
+		extra[strings.Repeat("../", strings.Count(s.prefix, "/"))+p] = data
 	}
 	// A space already committed here (kb.yaml deleted from the work tree
 	// only) is refused too.
@@ -88,7 +109,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*Space, *Result, e
 			if _, err := tx.Put(ctx, HubPath, newHub(name), RoleHub); err != nil {
 				return err
 			}
-			for p, data := range opts.Extra {
+			for p, data := range extra {
 				if _, err := tx.PutFile(ctx, p, data, RoleConfig); err != nil {
 					return err
 				}
@@ -100,4 +121,17 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*Space, *Result, e
 		return nil, nil, err
 	}
 	return s, res, nil
+}
+
+// mkdirNew creates dir with its parents and returns the topmost directory
+// it had to create ("" when dir existed).
+func mkdirNew(dir string) (string, error) {
+	made := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		made = d
+	}
+	return made, os.MkdirAll(dir, 0o755)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -158,8 +159,17 @@ func (s *Space) StateDir() string {
 // Branch is the branch batches are written to.
 func (s *Space) Branch() string { return s.store.Branch() }
 
-// repoPath turns a space-relative path into a repository path.
-func (s *Space) repoPath(p string) string { return s.prefix + p }
+// repoPath turns a space-relative path into a repository path. A path
+// that climbs out of the space ("../.github/...", written by Init for a
+// nested space) is resolved against the space's folder; the store refuses
+// any that would leave the repository. Page paths never climb: content
+// refuses "..".
+func (s *Space) repoPath(p string) string {
+	if strings.HasPrefix(p, "../") {
+		return path.Join(s.prefix, p)
+	}
+	return s.prefix + p
+}
 
 // spacePath turns a repository path into a space-relative one; ok is false
 // for paths outside the space.

@@ -6,9 +6,10 @@ import (
 
 func init() { ciFiles = ciJobFiles }
 
-// CI job files written by pt init --ci. The paths are relative to the new
-// space, which is where a host looks for them only when the space is the
-// repository's root; for a nested space, move the file to the root.
+// CI job files written by pt init --ci, at paths relative to the
+// repository's root, the only place hosts read them: for a space nested in
+// a repository, the init commit writes them outside the space's folder.
+// The job lints every space of the repository (--all).
 const (
 	githubWorkflowPath = ".github/workflows/pt-lint.yml"
 	gitlabCIPath       = ".gitlab-ci.yml"

@@ -108,3 +108,57 @@ func TestCIUnknown(t *testing.T) {
 		}
 	}
 }
+
+// A space nested in a repository gets its CI job at the repository's root,
+// in the same commit, since hosts read it only there. A second nested
+// space leaves an identical job as it is; one that was edited is not
+// overwritten, and the refused init leaves the repository as it was.
+func TestCINestedSpace(t *testing.T) {
+	root := t.TempDir()
+	gitOut(t, root, "init", "-q")
+	gitOut(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "root")
+	t.Setenv("PT_AUTHOR", "dana")
+	initIn := func(sub string) (int, string) {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"init", filepath.Join(root, sub), "--ci", "github"}, nil, &out, &errb)
+		return code, errb.String()
+	}
+	if code, errs := initIn("team/kb"); code != 0 {
+		t.Fatalf("pt init --ci github: exit %d: %s", code, errs)
+	}
+	files := gitOut(t, root, "show", "--name-only", "--format=", "HEAD")
+	for _, want := range []string{githubWorkflowPath, "team/kb/kb.yaml"} {
+		if !strings.Contains(files, want) {
+			t.Errorf("init commit lacks %s:\n%s", want, files)
+		}
+	}
+	if strings.Contains(files, "team/kb/.github") {
+		t.Errorf("the job was written inside the space:\n%s", files)
+	}
+	if code, errs := initIn("ops"); code != 0 {
+		t.Fatalf("second nested space: exit %d: %s", code, errs)
+	}
+	if got := gitOut(t, root, "ls-files", ".github"); strings.TrimSpace(got) != githubWorkflowPath {
+		t.Errorf("jobs at the root: %q", got)
+	}
+
+	wf := filepath.Join(root, filepath.FromSlash(githubWorkflowPath))
+	if err := os.WriteFile(wf, []byte("# our own\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitOut(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "own workflow")
+	head := gitOut(t, root, "rev-parse", "HEAD")
+	code, errs := initIn("docs/kb")
+	if code == 0 || !strings.Contains(errs, "already exists") {
+		t.Fatalf("edited job: exit %d, %q; want a refusal", code, errs)
+	}
+	if got := gitOut(t, root, "rev-parse", "HEAD"); got != head {
+		t.Error("a refused init moved HEAD")
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs")); !os.IsNotExist(err) {
+		t.Errorf("a refused init left its directory behind: %v", err)
+	}
+	if data, _ := os.ReadFile(wf); string(data) != "# our own\n" {
+		t.Errorf("the edited job was overwritten: %q", data)
+	}
+}
