@@ -38,13 +38,15 @@ type ImportOptions struct {
 
 // ImportResult is what an import did: the batch (nil fields when nothing
 // changed), how many files were new, changed and unchanged, and the files
-// it skipped with the reason.
+// it skipped with the reason. The count of unchanged files has a name of
+// its own, so that the batch's "unchanged" (nothing written) reads in JSON
+// as it does for every other command.
 type ImportResult struct {
 	*wiki.Result
-	Imported  int            `json:"imported"`
-	Updated   int            `json:"updated"`
-	Unchanged int            `json:"unchanged"`
-	Skipped   []wiki.Skipped `json:"skipped,omitempty"`
+	Imported       int            `json:"imported"`
+	Updated        int            `json:"updated"`
+	UnchangedFiles int            `json:"unchanged_files"`
+	Skipped        []wiki.Skipped `json:"skipped,omitempty"`
 }
 
 // ErrBadFile is wrapped by a strict import's error.
@@ -137,7 +139,7 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 		return nil, err
 	}
 	wres, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
-		res.Imported, res.Updated, res.Unchanged = 0, 0, 0
+		res.Imported, res.Updated, res.UnchangedFiles = 0, 0, 0
 		for i, d := range docs {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -439,7 +441,7 @@ func stageDoc(ctx context.Context, tx *wiki.Tx, d *importDoc, opts ImportOptions
 	}
 	switch {
 	case d.state.unchanged:
-		res.Unchanged++
+		res.UnchangedFiles++
 		return nil
 	case d.state.existed:
 		res.Updated++

@@ -72,8 +72,8 @@ func TestImport(t *testing.T) {
 	if got := git(t, dir, "rev-parse", "HEAD~1"); got != before {
 		t.Fatal("import made more than one commit")
 	}
-	if res.Imported != 6 || res.Updated != 0 || res.Unchanged != 0 || res.Kind != wiki.KindImport {
-		t.Errorf("counts: imported %d updated %d unchanged %d kind %s", res.Imported, res.Updated, res.Unchanged, res.Kind)
+	if res.Imported != 6 || res.Updated != 0 || res.UnchangedFiles != 0 || res.Kind != wiki.KindImport {
+		t.Errorf("counts: imported %d updated %d unchanged %d kind %s", res.Imported, res.Updated, res.UnchangedFiles, res.Kind)
 	}
 	var skipped []string
 	for _, sk := range res.Skipped {
@@ -154,7 +154,7 @@ func TestImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Result.Unchanged || res.Unchanged != 6 || res.Imported+res.Updated != 0 || git(t, dir, "rev-parse", "HEAD") != head1 {
+	if !res.Unchanged || res.UnchangedFiles != 6 || res.Imported+res.Updated != 0 || git(t, dir, "rev-parse", "HEAD") != head1 {
 		t.Errorf("re-import of an unchanged directory: %+v %+v", res, res.Result)
 	}
 
@@ -165,7 +165,7 @@ func TestImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Updated != 1 || res.Unchanged != 5 || res.Imported != 0 {
+	if res.Updated != 1 || res.UnchangedFiles != 5 || res.Imported != 0 {
 		t.Errorf("counts after one change: %+v", res)
 	}
 	changed := strings.Fields(git(t, dir, "diff", "--name-only", "HEAD~1", "HEAD"))
@@ -226,12 +226,12 @@ func TestImportInPlace(t *testing.T) {
 		t.Errorf("work tree not in step:\n%s", st)
 	}
 	res, err = ingest.Import(ctx, s, filepath.Join(dir, "notes"), ingest.ImportOptions{ApprovedBy: "dana", Author: dana, When: t0})
-	if err != nil || !res.Result.Unchanged || res.Unchanged != 2 {
+	if err != nil || !res.Unchanged || res.UnchangedFiles != 2 {
 		t.Errorf("second in-place import: %v %+v", err, res)
 	}
 	// importing the whole space skips pt's own pages
 	res, err = ingest.Import(ctx, s, dir, ingest.ImportOptions{ApprovedBy: "dana", Author: dana, When: t0})
-	if err != nil || !res.Result.Unchanged || res.Unchanged != 2 || len(res.Skipped) != 0 {
+	if err != nil || !res.Unchanged || res.UnchangedFiles != 2 || len(res.Skipped) != 0 {
 		t.Errorf("import of the space itself: %v %+v", err, res)
 	}
 }

@@ -67,10 +67,10 @@ func newImportCmd(e *env) *cobra.Command {
 
 func printImport(w io.Writer, res *ingest.ImportResult) {
 	if res.Result == nil || res.Result.Unchanged {
-		fmt.Fprintf(w, "import: nothing to change (%d files unchanged)\n", res.Unchanged)
+		fmt.Fprintf(w, "import: nothing to change (%d files unchanged)\n", res.UnchangedFiles)
 	} else {
 		fmt.Fprintf(w, "import batch %s: commit %s: %d new, %d updated, %d unchanged, %d paths written\n",
-			res.Batch, short(res.Commit), res.Imported, res.Updated, res.Unchanged, len(res.Pages))
+			res.Batch, short(res.Commit), res.Imported, res.Updated, res.UnchangedFiles, len(res.Pages))
 	}
 	for _, s := range res.Skipped {
 		fmt.Fprintf(w, "  skipped  %s: %s\n", s.Path, s.Reason)
