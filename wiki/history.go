@@ -51,23 +51,12 @@ func (s *Space) History(ctx context.Context, rev Rev, max int) ([]Commit, error)
 		return nil, err
 	}
 	out := []Commit{}
-	for i, c := range cs {
-		mine, err := s.store.TreeAt(ctx, c.Hash, s.prefix)
+	for _, c := range cs {
+		mine, err := s.changedSpace(ctx, c)
 		if err != nil {
 			return nil, err
 		}
-		var before gitstore.Hash
-		if len(c.Parents) > 0 {
-			if i+1 < len(cs) && cs[i+1].Hash == c.Parents[0] {
-				before, err = s.store.TreeAt(ctx, cs[i+1].Hash, s.prefix)
-			} else {
-				before, err = s.store.TreeAt(ctx, c.Parents[0], s.prefix)
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
-		if mine != before {
+		if mine {
 			out = append(out, toCommit(c))
 			if max > 0 && len(out) == max {
 				break
@@ -95,18 +84,56 @@ func toCommit(c gitstore.Commit) Commit {
 }
 
 // FindBatch returns the commit that wrote batch id, searching back from
-// HEAD.
+// HEAD along first parents and stopping there: reverting or showing a
+// recent batch reads only the commits after it. In a nested space the
+// commit must also have changed the space's directory.
 func (s *Space) FindBatch(ctx context.Context, id string) (Commit, error) {
-	cs, err := s.History(ctx, "", 0)
+	head, err := s.Head(ctx)
 	if err != nil {
 		return Commit{}, err
 	}
-	for _, c := range cs {
-		if c.Batch != nil && c.Batch.BatchID == id {
-			return c, nil
+	if head != "" {
+		h, err := toHash(head)
+		if err != nil {
+			return Commit{}, err
+		}
+		c, ok, err := s.store.Find(ctx, h, func(c gitstore.Commit) bool {
+			t, ok := ParseTrailers(c.Message)
+			return ok && t.BatchID == id
+		})
+		if err != nil {
+			return Commit{}, err
+		}
+		if ok {
+			mine, err := s.changedSpace(ctx, c)
+			if err != nil {
+				return Commit{}, err
+			}
+			if mine {
+				return toCommit(c), nil
+			}
 		}
 	}
 	return Commit{}, &notFoundError{what: "batch " + id}
+}
+
+// changedSpace reports whether c changed the space's directory (always, for
+// a space at the repository's root).
+func (s *Space) changedSpace(ctx context.Context, c gitstore.Commit) (bool, error) {
+	if s.prefix == "" {
+		return true, nil
+	}
+	mine, err := s.store.TreeAt(ctx, c.Hash, s.prefix)
+	if err != nil {
+		return false, err
+	}
+	var before gitstore.Hash
+	if len(c.Parents) > 0 {
+		if before, err = s.store.TreeAt(ctx, c.Parents[0], s.prefix); err != nil {
+			return false, err
+		}
+	}
+	return mine != before, nil
 }
 
 type notFoundError struct{ what string }

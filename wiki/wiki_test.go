@@ -227,7 +227,7 @@ func TestSpokeSplitsIntoParts(t *testing.T) {
 
 func TestHistoryOfANestedSpace(t *testing.T) {
 	ctx := context.Background()
-	_, root := newSpace(t)
+	outer, root := newSpace(t)
 	os.WriteFile(filepath.Join(root, "README.md"), []byte("# repo\n"), 0o644)
 	git(t, root, "add", "README.md")
 	git(t, root, "commit", "-qm", "outside the nested space")
@@ -258,5 +258,25 @@ func TestHistoryOfANestedSpace(t *testing.T) {
 	}
 	if cs, _ := nested.History(ctx, "", 1); len(cs) != 1 || cs[0].Subject != want[0] {
 		t.Fatalf("History with max 1 = %+v", cs)
+	}
+
+	// A batch is found by its id in its own space only.
+	c, err := nested.FindBatch(ctx, cs[0].Batch.BatchID)
+	if err != nil || c.Hash != cs[0].Hash {
+		t.Fatalf("FindBatch(%s) = %+v, %v; want %s", cs[0].Batch.BatchID, c, err, cs[0].Hash)
+	}
+	oc, err := outer.History(ctx, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outerInit := oc[len(oc)-1].Batch.BatchID
+	if _, err := outer.FindBatch(ctx, outerInit); err != nil {
+		t.Fatalf("outer space's own init batch: %v", err)
+	}
+	if _, err := nested.FindBatch(ctx, outerInit); !errors.Is(err, wiki.ErrNotFound) {
+		t.Errorf("the outer space's batch from the nested space: %v, want not found", err)
+	}
+	if _, err := nested.FindBatch(ctx, "b-20000101-000000"); !errors.Is(err, wiki.ErrNotFound) {
+		t.Errorf("unknown batch: %v, want not found", err)
 	}
 }

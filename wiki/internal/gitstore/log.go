@@ -93,6 +93,31 @@ func (s *Store) Log(ctx context.Context, from Hash, max int) ([]Commit, error) {
 	return out, nil
 }
 
+// Find walks first parents back from from, newest first, and returns the
+// first commit match accepts; ok is false when none does. It reads only as
+// far back as it must: finding a recent commit costs the commits after it.
+func (s *Store) Find(ctx context.Context, from Hash, match func(Commit) bool) (c Commit, ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for h := from; !h.IsZero(); {
+		if err := ctx.Err(); err != nil {
+			return Commit{}, false, err
+		}
+		c, err := s.commitInfo(h)
+		if err != nil {
+			return Commit{}, false, err
+		}
+		if match(c) {
+			return c, true, nil
+		}
+		h = Hash{}
+		if len(c.Parents) > 0 {
+			h = c.Parents[0]
+		}
+	}
+	return Commit{}, false, nil
+}
+
 // encodeCommit writes a commit object the way git does. A message gets a
 // final newline, as `git commit` gives it.
 func encodeCommit(tree Hash, parents []Hash, author, committer Signature, msg string) []byte {
