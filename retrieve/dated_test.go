@@ -7,6 +7,22 @@ import (
 	"github.com/ptwiki/pt/content"
 )
 
+func TestYearly(t *testing.T) {
+	for k, want := range map[string]bool{
+		"events/2017/12-contributor-summit/notes.md": true,
+		"sig-node/archive/meeting-notes-2019.md":     true,
+		"sig-security/annual-report-2020.md":         true,
+		"2026-11-standup.md":                         false, // a record named by its date
+		"postmortems/2026-09-ledger-outage.md":       false,
+		"meetings/2026/2026-11-standup.md":           true,
+		"sig-network/role-sig-chair.md":              false,
+	} {
+		if got := yearly(k); got != want {
+			t.Errorf("yearly(%q) = %v, want %v", k, got, want)
+		}
+	}
+}
+
 func TestHasYear(t *testing.T) {
 	for s, want := range map[string]bool{
 		"committee-code-of-conduct/transparency-reports/2022-h1.md": true,

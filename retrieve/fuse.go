@@ -3,6 +3,7 @@ package retrieve
 import (
 	"cmp"
 	"context"
+	"path"
 	"slices"
 	"strings"
 
@@ -55,7 +56,7 @@ var tune = struct {
 	baseCoverage                bool    // coverage read from the plain page search's best pages, not the fused results
 	backbone                    bool    // the pages channel's score times (wPages + the other channels' fused score)
 	mnz                         bool    // CombMNZ: the fused score times the number of channels that found the page
-	dated                       float64 // a page whose path names a year scores this much of itself when the question names none (1: off)
+	dated                       float64 // a page of a yearly series (yearly) scores this much of itself when the question names no year (1: off)
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
 	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
@@ -181,13 +182,13 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 		if tune.mnz {
 			g.fused *= float64(g.channels)
 		}
-		if undated && hasYear(g.key) {
-			// A page filed under a year (meeting notes, a summit's
-			// sessions, an election, a yearly report) records what
-			// happened then; a question that names no year asks how
-			// things are, and such records share its words without
-			// answering it. In k8s-community half the pages are dated
-			// and one gold page in ninety-six is.
+		if undated && yearly(g.key) {
+			// A page filed under a year (a summit's sessions, an
+			// election, a yearly report, a year of meeting notes)
+			// records what happened then; a question that names no
+			// year asks how things are, and such records share its
+			// words without answering it. In k8s-community half the
+			// pages are dated and one gold page in ninety-six is.
 			g.fused *= tune.dated
 		}
 		out = append(out, g)
@@ -264,4 +265,20 @@ func hasYear(s string) bool {
 		i = j
 	}
 	return false
+}
+
+// yearly reports whether the page at k is one of a yearly series: a year in
+// one of its folders (events/2017/, elections/steering/2022/) or in its
+// file name (meeting-notes-2019.md, annual-report-2020.md), but not a file
+// name that starts with its date. That is how a team names a record of its
+// own (sources/2026-11-standup.md, a postmortem, a decision record, as
+// DESIGN.md's sources are), which is the record of its subject rather than
+// one year's copy of a recurring page; measured on k8s-community, the
+// exception costs one tuning question's MRR and nothing else.
+func yearly(k string) bool {
+	dir, base := path.Split(k)
+	if len(base) > 4 && hasYear(base[:4]) && (base[4] == '-' || base[4] == '_') {
+		return hasYear(dir)
+	}
+	return hasYear(k)
 }
