@@ -225,12 +225,13 @@ type spoke struct {
 	exists     bool
 	parts      []string
 	members    map[string]*member
+	bounds     map[string]string // each part's least member key as loaded (memberKey)
 }
 
 var entryRe = regexp.MustCompile(`^- \[(.*)\]\(([^)\s]+)\)(?: — (.*))?$`)
 
 func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) {
-	sp := &spoke{slug: slug, name: name, members: map[string]*member{}}
+	sp := &spoke{slug: slug, name: name, members: map[string]*member{}, bounds: map[string]string{}}
 	p := TopicsDir + slug + ".md"
 	pa, err := tx.ReadPage(ctx, p)
 	switch {
@@ -252,21 +253,36 @@ func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) 
 		pp := path.Join(path.Dir(p), m[2])
 		sp.parts = append(sp.parts, pp)
 		if ppa, err := tx.ReadPage(ctx, pp); err == nil {
-			sp.readEntries(pp, ppa.Page.Body, membersOpen, membersClose)
+			if least := sp.readEntries(pp, ppa.Page.Body, membersOpen, membersClose); least != "" {
+				sp.bounds[pp] = least
+			}
 		}
 	}
 	return sp, nil
 }
 
-func (sp *spoke) readEntries(from string, body []byte, open, close string) {
+// readEntries adds the members listed between the markers and returns the
+// least of their keys ("" when none).
+func (sp *spoke) readEntries(from string, body []byte, open, close string) string {
+	least := ""
 	for _, line := range generated(body, open, close) {
 		m := entryRe.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
 		p := path.Join(path.Dir(from), m[2])
-		sp.members[p] = &member{Path: p, Title: unescapeLinkText(m[1]), Summary: m[3], Listed: true}
+		mb := &member{Path: p, Title: unescapeLinkText(m[1]), Summary: m[3], Listed: true}
+		sp.members[p] = mb
+		if k := memberKey(mb); least == "" || k < least {
+			least = k
+		}
 	}
+	return least
+}
+
+// memberKey orders a spoke's members: by title, case folded, then path.
+func memberKey(m *member) string {
+	return strings.ToLower(m.Title) + "\x00" + m.Path
 }
 
 // generated returns the lines between a pair of markers.
@@ -342,13 +358,7 @@ func (tx *Tx) writeSpoke(ctx context.Context, sp *spoke) error {
 	for _, m := range sp.members {
 		ms = append(ms, m)
 	}
-	sort.Slice(ms, func(i, j int) bool {
-		a, b := strings.ToLower(ms[i].Title), strings.ToLower(ms[j].Title)
-		if a != b {
-			return a < b
-		}
-		return ms[i].Path < ms[j].Path
-	})
+	sort.Slice(ms, func(i, j int) bool { return memberKey(ms[i]) < memberKey(ms[j]) })
 	if len(ms) == 0 {
 		for _, part := range append([]string{p}, sp.parts...) {
 			if tx.Exists(ctx, part) {
@@ -380,11 +390,10 @@ func (tx *Tx) writeSpoke(ctx context.Context, sp *spoke) error {
 	} else {
 		body = dropGenerated(body, membersOpen, membersClose)
 		var partLines []string
-		for i := 0; i*limit < len(ms); i++ {
-			chunk := ms[i*limit : min((i+1)*limit, len(ms))]
-			pp := fmt.Sprintf("%s%s/part-%d.md", TopicsDir, sp.slug, i+1)
+		for _, pt := range sp.layParts(ms, limit) {
+			pp, chunk := pt.path, pt.members
 			keepParts = append(keepParts, pp)
-			label := fmt.Sprintf("%s, part %d: %s – %s", sp.name, i+1, chunk[0].Title, chunk[len(chunk)-1].Title)
+			label := fmt.Sprintf("%s: %s – %s", sp.name, chunk[0].Title, chunk[len(chunk)-1].Title)
 			partLines = append(partLines, entryLine(p, &member{Path: pp, Title: label}))
 			lines := make([]string, len(chunk))
 			for j, m := range chunk {

@@ -207,9 +207,37 @@ func TestSpokeSplitsIntoParts(t *testing.T) {
 	if p3 := git(t, dir, "show", "HEAD:topics/big/part-3.md"); !strings.Contains(p3, "../../pages/g.md") {
 		t.Fatalf("part 3:\n%s", p3)
 	}
+	// A page added in the middle rewrites the part it falls in (split,
+	// being full) and the parent's list, not the parts after it.
+	for _, add := range []struct{ name, want string }{{"bb", "topics/big/part-1.md topics/big/part-4.md"}, {"h", "topics/big/part-3.md"}} {
+		_, err = s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "add " + add.name, ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
+			_, err := tx.Put(ctx, "pages/"+add.name+".md", page(strings.ToUpper(add.name), "big"), wiki.RolePage)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, f := range strings.Fields(git(t, dir, "diff", "--name-only", "HEAD~1", "HEAD", "--", "topics/big/")) {
+			parts = append(parts, f)
+		}
+		if got := strings.Join(parts, " "); got != add.want {
+			t.Errorf("adding %s rewrote parts %q, want %q", add.name, got, add.want)
+		}
+	}
+	parent = git(t, dir, "show", "HEAD:topics/big.md")
+	order := []string{"big/part-1.md", "big/part-4.md", "big/part-2.md", "big/part-3.md"}
+	for i := 1; i < len(order); i++ {
+		if a, b := strings.Index(parent, order[i-1]), strings.Index(parent, order[i]); a < 0 || b < a {
+			t.Fatalf("parent lists parts out of title order (want %v):\n%s", order, parent)
+		}
+	}
+	if p4 := git(t, dir, "show", "HEAD:topics/big/part-4.md"); !strings.Contains(p4, "../../pages/bb.md") || !strings.Contains(p4, "../../pages/c.md") {
+		t.Fatalf("part 4:\n%s", p4)
+	}
 	// Removing pages shrinks it back to one spoke.
 	_, err = s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "drop", ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
-		for _, n := range []string{"a", "b", "c", "d"} {
+		for _, n := range []string{"a", "b", "bb", "c", "d", "h"} {
 			if err := tx.Delete(ctx, "pages/"+n+".md", wiki.RolePage); err != nil {
 				return err
 			}
