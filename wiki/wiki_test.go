@@ -217,10 +217,7 @@ func TestSpokeSplitsIntoParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var parts []string
-		for _, f := range strings.Fields(git(t, dir, "diff", "--name-only", "HEAD~1", "HEAD", "--", "topics/big/")) {
-			parts = append(parts, f)
-		}
+		parts := strings.Fields(git(t, dir, "diff", "--name-only", "HEAD~1", "HEAD", "--", "topics/big/"))
 		if got := strings.Join(parts, " "); got != add.want {
 			t.Errorf("adding %s rewrote parts %q, want %q", add.name, got, add.want)
 		}
