@@ -96,6 +96,10 @@ func pageDocs(p, rev string, data []byte) []index.Doc {
 			Heading: sec.Path, Anchor: sec.Anchor, Topics: meta.Topics, Summary: meta.Summary,
 			Body: clip(sec.Text, maxSectionBody), Revision: rev, Status: status, Family: fam, Ord: i})
 	}
+	if kind != content.KindSummary {
+		// A summary quotes its source, whose definitions are read there.
+		docs = append(docs, acronymDocs(p, rev, status, clip(string(body), 4*maxSectionBody))...)
+	}
 	return docs
 }
 

@@ -57,6 +57,7 @@ var tune = struct {
 	backbone                    bool    // the pages channel's score times (wPages + the other channels' fused score)
 	mnz                         bool    // CombMNZ: the fused score times the number of channels that found the page
 	dated                       float64 // a page of a yearly series (yearly) scores this much of itself when the question names no year (1: off)
+	acronyms                    bool    // search a question that spells out a long form the space abbreviates with the short form too
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
 	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
@@ -66,7 +67,7 @@ var tune = struct {
 	missingShare: 0.14, missingCoverage: 0.75, missingMinPages: 100, missingMaxDF: 0.002, smallMinCoverage: 0.56,
 	peakRatio: 3, peakMinCoverage: 0.4,
 	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
-	dated: 0.6,
+	dated: 0.6, acronyms: true,
 }
 
 // group is the fused candidate: the knowledge one page holds, under its
@@ -83,7 +84,18 @@ type group struct {
 // rank runs the channels and fuses them into groups, best first, with
 // families of near-duplicates kept from crowding the top: the second member
 // of a family waits until every family has had its best member placed.
-func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, question string, tr *Trace, ev *evidence) ([]*group, error) {
+func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, asked string, tr *Trace, ev *evidence) ([]*group, error) {
+	question := asked
+	if tune.acronyms {
+		shorts, err := expandAcronyms(ctx, ix, asked)
+		if err != nil {
+			return nil, err
+		}
+		if len(shorts) > 0 {
+			tr.Expanded = shorts
+			question += " " + strings.Join(shorts, " ")
+		}
+	}
 	secs, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typeSection}, Limit: tune.sectionLimit, Fields: tune.sectionFields, ExcludeStatus: inactive})
 	if err != nil {
 		return nil, err
@@ -172,7 +184,7 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, qu
 
 	out := make([]*group, 0, len(groups))
 	pagesRead := map[string]bool{}
-	undated := !hasYear(question)
+	undated := !hasYear(asked)
 	for _, g := range groups {
 		if tune.backbone {
 			// A page the page search did not find keeps a trace of the

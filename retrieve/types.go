@@ -61,4 +61,5 @@ type Trace struct {
 	Candidates int      `json:"candidates"`         // sections considered after fusion
 	Reason     string   `json:"reason,omitempty"`   // why the answer is insufficient, when it is
 	Channels   []string `json:"channels,omitempty"` // channels that produced candidates: spokes, sections, pages, feedback
+	Expanded   []string `json:"expanded,omitempty"` // short forms searched besides the long forms the question spells out ("wg" for "working group")
 }

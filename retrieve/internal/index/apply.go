@@ -27,6 +27,8 @@ type Doc struct {
 	Family   string   // near-duplicate family key chosen by the caller (may be empty)
 	Inlinks  int      // authority signal chosen by the caller, stored only
 	Ord      int      // section order within the page, stored only
+	Acronym  string   // an "acronym" Doc's short form and long form, tab-separated, stored only
+	Expands  []string // exact terms an "acronym" Doc is found by (Lookup), not stored
 }
 
 // pathTerm selects every document of a page path, for deletes.

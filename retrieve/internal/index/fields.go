@@ -30,6 +30,8 @@ const (
 	fieldFamily   = "family"
 	fieldInlinks  = "inlinks"
 	fieldOrd      = "ord"
+	fieldAcronym  = "acronym"
+	fieldExpands  = "expands"
 )
 
 // maxTermRunes drops longer tokens (base64 blobs, minified code, hashes glued
@@ -134,6 +136,12 @@ func blugeDoc(d Doc) *bluge.Document {
 	if d.Ord != 0 {
 		stored(fieldOrd, strconv.Itoa(d.Ord))
 	}
+	stored(fieldAcronym, d.Acronym)
+	for _, t := range d.Expands {
+		// A keyword field: exact terms, kept out of the text fields'
+		// BM25 statistics.
+		bd.AddField(bluge.NewKeywordField(fieldExpands, t))
+	}
 	return bd
 }
 
@@ -173,5 +181,7 @@ func decodeField(d *Doc, field string, value []byte, withBody bool) {
 		d.Inlinks, _ = strconv.Atoi(string(value))
 	case fieldOrd:
 		d.Ord, _ = strconv.Atoi(string(value))
+	case fieldAcronym:
+		d.Acronym = string(value)
 	}
 }

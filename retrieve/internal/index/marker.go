@@ -17,7 +17,7 @@ const (
 	markerName = "pt-index"
 	// formatVersion changes whenever fields or analysis change; an index of
 	// another version is reported as ErrCorrupt so that callers rebuild it.
-	formatVersion = 2
+	formatVersion = 3
 	pidName       = "bluge.pid" // bluge's lock file, present even in a fresh dir
 )
 

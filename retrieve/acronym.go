@@ -1,0 +1,140 @@
+package retrieve
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ptwiki/pt/retrieve/internal/index"
+)
+
+// A space's pages define their acronyms the way writers do, "a Kubernetes
+// Enhancement Proposal (KEP)", and then use the short form: "open a KEP",
+// "ask the WG". Someone new to the space asks in the long form ("who
+// approves a new working group?"), which the pages that use the short form
+// never match. pt reads the definitions out of every page into the index
+// (one "acronym" unit per definition, replaced with its page) and searches
+// a question that spells out a long form with its short form too.
+
+const typeAcronym = "acronym"
+
+// acronym is one definition: the short form's index term and the long
+// form's index terms, in order.
+type acronym struct {
+	short string
+	long  []string
+}
+
+// acronymRe finds a parenthesised short form: 2 to 10 letters or digits,
+// starting with a letter.
+var acronymRe = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9]{1,9})\)`)
+
+// acronyms returns the definitions a page's text makes, each once, found
+// with Schwartz and Hearst's algorithm (A Simple Algorithm for Identifying
+// Abbreviation Definitions in Biomedical Text, 2003): the long form is the
+// shortest run of words before the parentheses, in the same clause, whose
+// letters hold the short form's in order, its first letter starting the
+// first word. Short forms need two capitals ("WG", "KEPs", "CoCC"), so that
+// a parenthesised word ("(optional)") is not taken for one.
+func acronyms(text string) []acronym {
+	var out []acronym
+	seen := map[string]bool{}
+	for _, m := range acronymRe.FindAllStringSubmatchIndex(text, -1) {
+		short := text[m[2]:m[3]]
+		if upper(short) < 2 {
+			continue
+		}
+		before := text[max(0, m[0]-200):m[0]]
+		if i := strings.LastIndexAny(before, ".;:!?\n()[]"); i >= 0 {
+			before = before[i+1:]
+		}
+		words := strings.Fields(before)
+		n := min(len(words), len(short)+5, 2*len(short))
+		long := longForm(short, strings.Join(words[len(words)-n:], " "))
+		if long == "" || len(strings.Fields(long)) < 2 {
+			continue
+		}
+		st, lt := index.Terms(short), index.Terms(long)
+		if len(st) != 1 || len(lt) < 2 || slices.Contains(lt, st[0]) {
+			continue
+		}
+		key := st[0] + "\t" + strings.Join(lt, " ")
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, acronym{short: st[0], long: lt})
+		}
+	}
+	return out
+}
+
+func upper(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// longForm matches short's letters and digits right to left against
+// candidate, and returns the words from the one where the short form's
+// first character begins a word to the end; "" when there is none.
+func longForm(short, candidate string) string {
+	s, l := []rune(strings.ToLower(short)), []rune(strings.ToLower(candidate))
+	li := len(l) - 1
+	for si := len(s) - 1; si >= 0; si-- {
+		c := s[si]
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			continue
+		}
+		for li >= 0 && (l[li] != c || (si == 0 && li > 0 && (unicode.IsLetter(l[li-1]) || unicode.IsDigit(l[li-1])))) {
+			li--
+		}
+		if li < 0 {
+			return ""
+		}
+		li--
+	}
+	start := strings.LastIndex(string(l[:li+1]), " ") + 1
+	return strings.TrimSpace(string(l)[start:])
+}
+
+// acronymDocs are the index units of a page's definitions.
+func acronymDocs(p, rev, status string, body string) []index.Doc {
+	var docs []index.Doc
+	for _, a := range acronyms(body) {
+		docs = append(docs, index.Doc{ID: p + "#acronym:" + a.short + ":" + strings.Join(a.long, "-"), Path: p, Type: typeAcronym,
+			Revision: rev, Status: status, Acronym: a.short + "\t" + strings.Join(a.long, " "), Expands: a.long})
+	}
+	return docs
+}
+
+// maxAcronymDocs bounds the definitions read for one question.
+const maxAcronymDocs = 200
+
+// expandAcronyms returns the short forms of the long forms the question
+// spells out, as the space defines them, leaving out short forms the
+// question already uses.
+func expandAcronyms(ctx context.Context, ix *index.Index, question string) ([]string, error) {
+	terms := index.Terms(question)
+	docs, err := ix.Lookup(ctx, typeAcronym, terms, maxAcronymDocs)
+	if err != nil {
+		return nil, err
+	}
+	joined := " " + strings.Join(terms, " ") + " "
+	var out []string
+	for _, d := range docs {
+		short, long, ok := strings.Cut(d.Acronym, "\t")
+		if !ok || slices.Contains(terms, short) || slices.Contains(out, short) {
+			continue
+		}
+		if strings.Contains(joined, " "+long+" ") {
+			out = append(out, short)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

@@ -1,0 +1,50 @@
+package index
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blugelabs/bluge"
+)
+
+// Lookup returns up to limit Docs of type typ whose Expands hold any of
+// terms, unranked. It serves small dictionaries kept beside the text (the
+// acronyms a space defines), which are found by exact terms rather than
+// scored.
+func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit int) ([]Doc, error) {
+	if len(terms) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	either := bluge.NewBooleanQuery().SetMinShould(1)
+	for _, t := range terms {
+		either.AddShould(termQuery{term: t, field: fieldExpands})
+	}
+	q := bluge.NewBooleanQuery().AddMust(either).AddMust(termQuery{term: typ, field: fieldType})
+	r, release, err := ix.reader()
+	if err != nil {
+		return nil, fmt.Errorf("look up index: %w", err)
+	}
+	defer release()
+	it, err := r.Search(ctx, bluge.NewTopNSearch(min(limit, MaxLimit), q))
+	if err != nil {
+		return nil, fmt.Errorf("look up index: %w", err)
+	}
+	var docs []Doc
+	for {
+		m, err := it.Next()
+		if err != nil {
+			return nil, fmt.Errorf("look up index: %w", err)
+		}
+		if m == nil {
+			return docs, nil
+		}
+		var d Doc
+		if err := m.VisitStoredFields(func(field string, value []byte) bool {
+			decodeField(&d, field, value, false)
+			return true
+		}); err != nil {
+			return nil, fmt.Errorf("look up index: %w", err)
+		}
+		docs = append(docs, d)
+	}
+}
