@@ -58,6 +58,7 @@ var tune = struct {
 	mnz                         bool    // CombMNZ: the fused score times the number of channels that found the page
 	dated                       float64 // a page of a yearly series (yearly) scores this much of itself when the question names no year (1: off)
 	acronyms                    bool    // search a question that spells out a long form the space abbreviates with the short form too
+	baseForms                   bool    // the gate reads a comparative the space never uses as its adjective (baseForms)
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
 	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
@@ -67,7 +68,7 @@ var tune = struct {
 	missingShare: 0.14, missingCoverage: 0.75, missingMinPages: 100, missingMaxDF: 0.002, smallMinCoverage: 0.56,
 	peakRatio: 3, peakMinCoverage: 0.4,
 	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
-	dated: 0.6, acronyms: true,
+	dated: 0.6, acronyms: true, baseForms: true,
 }
 
 // group is the fused candidate: the knowledge one page holds, under its

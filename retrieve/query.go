@@ -79,7 +79,13 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
-	ok, cov, reason := sufficient(terms, stats, picked, &ev)
+	gateTerms := terms
+	if tune.baseForms {
+		if gateTerms, stats, err = baseForms(ctx, h.ix, req.Question, terms, stats); err != nil {
+			return nil, fmt.Errorf("query: %w", err)
+		}
+	}
+	ok, cov, reason := sufficient(gateTerms, stats, picked, &ev)
 	res.Trace.Coverage = round3(cov)
 	if !ok {
 		res.Trace.Reason = reason

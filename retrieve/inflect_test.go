@@ -1,0 +1,63 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/ptwiki/pt/content"
+)
+
+func TestComparedForms(t *testing.T) {
+	for w, want := range map[string][]string{
+		"oldest":  {"old", "olde"},
+		"largest": {"larg", "large"},
+		"biggest": {"bigg", "bigge", "big"},
+		"easiest": {"easi", "easie", "easy"},
+		"newer":   {"new", "newe"},
+		"old":     nil,
+		"best":    nil,
+		"test":    nil,
+	} {
+		if got := comparedForms(w); !slices.Equal(got, want) {
+			t.Errorf("comparedForms(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+// A superlative the pages never use, of an adjective they do use, does not
+// leave the question looking unanswered.
+func TestSuperlativeIsNotAMissingSubject(t *testing.T) {
+	s := newSpace(t)
+	files := map[string]string{
+		"pages/requirements.md": page(content.Meta{Title: "Minimum requirements"},
+			"# Minimum requirements\n\nGo runs on Linux kernels as old as 2.6.32; older kernels are not supported.\n"),
+	}
+	// A space large enough for the missing-word rule, whose pages share
+	// the question's other words.
+	for i := range int(tune.missingMinPages) {
+		files[fmt.Sprintf("pages/port-%03d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Port %d", i)},
+			fmt.Sprintf("# Port %d\n\nNotes on building Go for board %d, what it runs on and which Linux it needs.\n", i, i))
+	}
+	put(t, s, files)
+	saved := tune
+	defer func() { tune = saved }()
+	tune.peakRatio = 1e9 // uniform filler makes any match a peak
+	ask := func() *Result {
+		t.Helper()
+		res, err := Query(context.Background(), s, Request{Question: "What is the oldest Linux kernel Go runs on?", Now: testWhen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := ask(); !res.Sufficient || res.Results[0].Path != "pages/requirements.md" {
+		t.Fatalf("want pages/requirements.md, got sufficient %v (%s, coverage %.2f)", res.Sufficient, res.Trace.Reason, res.Trace.Coverage)
+	}
+	tune.baseForms = false
+	if res := ask(); res.Sufficient {
+		t.Logf("answered without base forms too (coverage %.2f): the test space does not exercise them", res.Trace.Coverage)
+		t.Fail()
+	}
+}
