@@ -20,6 +20,10 @@ import (
 
 const typeAcronym = "acronym"
 
+// maxPageAcronyms bounds the definitions kept from one page (a glossary
+// has a few dozen), so that no page can fill the index with them.
+const maxPageAcronyms = 100
+
 // acronym is one definition: the short form's index term and the long
 // form's index terms, in order.
 type acronym struct {
@@ -64,6 +68,9 @@ func acronyms(text string) []acronym {
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, acronym{short: st[0], long: lt})
+			if len(out) == maxPageAcronyms {
+				break
+			}
 		}
 	}
 	return out

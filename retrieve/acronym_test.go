@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,4 +74,23 @@ func TestAcronymExpansion(t *testing.T) {
 	if _, res := rank(); len(res.Trace.Expanded) != 0 {
 		t.Errorf("expanded %v after the definition was removed", res.Trace.Expanded)
 	}
+}
+
+// FuzzAcronyms: any text yields definitions whose short form is one term
+// not among its long form's two or more, at most maxPageAcronyms of them.
+func FuzzAcronyms(f *testing.F) {
+	for _, s := range []string{"A working group (WG) met.", "(WG)", "x (AB) (CD) (EF)", "Ünïcode Ŵord (ÜW)", "a\xffb (AB)", strings.Repeat("Big Word (BW) ", 300)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		as := acronyms(text)
+		if len(as) > maxPageAcronyms {
+			t.Fatalf("%d definitions", len(as))
+		}
+		for _, a := range as {
+			if a.short == "" || len(a.long) < 2 || slices.Contains(a.long, a.short) {
+				t.Fatalf("bad definition %+v", a)
+			}
+		}
+	})
 }
