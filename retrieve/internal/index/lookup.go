@@ -29,22 +29,13 @@ func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit i
 	if err != nil {
 		return nil, fmt.Errorf("look up index: %w", err)
 	}
-	var docs []Doc
-	for {
-		m, err := it.Next()
-		if err != nil {
-			return nil, fmt.Errorf("look up index: %w", err)
-		}
-		if m == nil {
-			return docs, nil
-		}
-		var d Doc
-		if err := m.VisitStoredFields(func(field string, value []byte) bool {
-			decodeField(&d, field, value, false)
-			return true
-		}); err != nil {
-			return nil, fmt.Errorf("look up index: %w", err)
-		}
-		docs = append(docs, d)
+	hits, err := collectHits(it, false)
+	if err != nil {
+		return nil, fmt.Errorf("look up index: %w", err)
 	}
+	docs := make([]Doc, len(hits))
+	for i, h := range hits {
+		docs[i] = h.Doc
+	}
+	return docs, nil
 }

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/blugelabs/bluge"
+	"github.com/blugelabs/bluge/search"
 )
 
 // Query is a free-text question with filters. The zero value of every filter
@@ -101,24 +102,9 @@ func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
-	var hits []Hit
-	for {
-		m, err := it.Next()
-		if err != nil {
-			return nil, fmt.Errorf("search index: %w", err)
-		}
-		if m == nil {
-			break
-		}
-		h := Hit{Score: m.Score}
-		err = m.VisitStoredFields(func(field string, value []byte) bool {
-			decodeField(&h.Doc, field, value, !q.OmitBody)
-			return true
-		})
-		if err != nil {
-			return nil, fmt.Errorf("search index: %w", err)
-		}
-		hits = append(hits, h)
+	hits, err := collectHits(it, !q.OmitBody)
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	slices.SortStableFunc(hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ID, b.ID))
@@ -230,4 +216,23 @@ func Terms(text string) []string {
 		}
 	}
 	return terms
+}
+
+// collectHits decodes every match of it, in the order bluge returns them.
+func collectHits(it search.DocumentMatchIterator, withBody bool) ([]Hit, error) {
+	var hits []Hit
+	for {
+		m, err := it.Next()
+		if err != nil || m == nil {
+			return hits, err
+		}
+		h := Hit{Score: m.Score}
+		if err := m.VisitStoredFields(func(field string, value []byte) bool {
+			decodeField(&h.Doc, field, value, withBody)
+			return true
+		}); err != nil {
+			return nil, err
+		}
+		hits = append(hits, h)
+	}
 }
