@@ -1,0 +1,39 @@
+package retrieve
+
+import "path"
+
+// hasYear reports whether s names a year (1900 to 2099) as a number of its
+// own: "2022-h1", "events/2017/", "meeting-notes-2019", not "20220".
+func hasYear(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < '0' || s[i] > '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j-i == 4 && (s[i:i+2] == "19" || s[i:i+2] == "20") {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// yearly reports whether the page at k is one of a yearly series: a year in
+// one of its folders (events/2017/, elections/steering/2022/) or in its
+// file name (meeting-notes-2019.md, annual-report-2020.md), but not a file
+// name that starts with its date. That is how a team names a record of its
+// own (sources/2026-11-standup.md, a postmortem, a decision record, as
+// DESIGN.md's sources are), which is the record of its subject rather than
+// one year's copy of a recurring page; measured on k8s-community, the
+// exception costs one tuning question's MRR and nothing else.
+func yearly(k string) bool {
+	dir, base := path.Split(k)
+	if len(base) > 4 && hasYear(base[:4]) && (base[4] == '-' || base[4] == '_') {
+		return hasYear(dir)
+	}
+	return hasYear(k)
+}
