@@ -25,15 +25,24 @@ func hasYear(s string) bool {
 // yearly reports whether the page at k is one of a yearly series: a year in
 // one of its folders (events/2017/, elections/steering/2022/) or in its
 // file name (meeting-notes-2019.md, annual-report-2020.md), but not a file
-// name that starts with its date. That is how a team names a record of its
-// own (sources/2026-11-standup.md, a postmortem, a decision record, as
-// DESIGN.md's sources are), which is the record of its subject rather than
-// one year's copy of a recurring page; measured on k8s-community, the
-// exception costs one tuning question's MRR and nothing else.
+// name that holds a full date. That is how a team names a record of its
+// own (sources/2026-11-standup.md, "Weekly sync 2026-11-20" ingested as
+// weekly-sync-2026-11-20.md, a postmortem, a decision record), which is the
+// record of its subject rather than one year's copy of a recurring page.
 func yearly(k string) bool {
 	dir, base := path.Split(k)
-	if len(base) > 4 && hasYear(base[:4]) && (base[4] == '-' || base[4] == '_') {
-		return hasYear(dir)
+	return hasYear(dir) || (hasYear(base) && !hasDate(base))
+}
+
+// hasDate reports whether s holds a year followed by a month, "2026-11" or
+// "2026_11" (a day may follow).
+func hasDate(s string) bool {
+	for i := 0; i+7 <= len(s); i++ {
+		y, sep, m := s[i:i+4], s[i+4], s[i+5:i+7]
+		if (sep == '-' || sep == '_') && hasYear(y) && (i == 0 || s[i-1] < '0' || s[i-1] > '9') &&
+			(m >= "01" && m <= "12") && (i+7 == len(s) || s[i+7] < '0' || s[i+7] > '9') {
+			return true
+		}
 	}
-	return hasYear(k)
+	return false
 }

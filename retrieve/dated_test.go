@@ -15,6 +15,10 @@ func TestYearly(t *testing.T) {
 		"2026-11-standup.md":                         false, // a record named by its date
 		"postmortems/2026-09-ledger-outage.md":       false,
 		"meetings/2026/2026-11-standup.md":           true,
+		"sources/weekly-sync-2026-11-20.md":          false,
+		"sig-apps/minutes/2016-06-29.md":             false,
+		"transparency-reports/2022-h1.md":            true,
+		"notes-2026-13.md":                           true, // no month 13
 		"sig-network/role-sig-chair.md":              false,
 	} {
 		if got := yearly(k); got != want {
