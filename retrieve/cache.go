@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ptwiki/pt/retrieve/internal/index"
 	"sync"
 
 	"github.com/ptwiki/pt/content"
@@ -40,7 +41,8 @@ var caches = struct {
 	commits map[string]*commitCache // space state dir + "@" + commit
 	pages   map[[2]string]*wiki.PageAt
 	terms   map[string]map[string]bool
-}{commits: map[string]*commitCache{}, pages: map[[2]string]*wiki.PageAt{}, terms: map[string]map[string]bool{}}
+	tokens  map[string][]string
+}{commits: map[string]*commitCache{}, pages: map[[2]string]*wiki.PageAt{}, terms: map[string]map[string]bool{}, tokens: map[string][]string{}}
 
 func commitEntry(s *wiki.Space, head wiki.Rev) *commitCache {
 	k := s.StateDir() + "@" + string(head)
@@ -153,4 +155,27 @@ func cachedTermSet(rev, key string, text func() string) map[string]bool {
 	caches.terms[key] = set
 	caches.Unlock()
 	return set
+}
+
+// cachedTokens is index.Tokens(text()), kept under key as cachedTermSet
+// keeps sets (same key rules). The slice is shared: callers must not
+// modify it.
+func cachedTokens(rev, key string, text func() string) []string {
+	if rev == "" {
+		return index.Tokens(text())
+	}
+	caches.Lock()
+	toks, ok := caches.tokens[key]
+	caches.Unlock()
+	if ok {
+		return toks
+	}
+	toks = index.Tokens(text())
+	caches.Lock()
+	if len(caches.tokens) >= maxCachedBlobs {
+		clear(caches.tokens)
+	}
+	caches.tokens[key] = toks
+	caches.Unlock()
+	return toks
 }

@@ -41,6 +41,7 @@ func SetGateHook(f func(question string, features map[string]any)) func() {
 func init() {
 	TuneVariants["noacr"] = func() { tune.acronyms = false }
 	TuneVariants["nobase"] = func() { tune.baseForms = false }
+	TuneVariants["noprox"] = func() { tune.prox = 0 }
 	TuneVariants["undated"] = func() { tune.dated = 1 }
 	TuneVariants["dated0.8"] = func() { tune.dated = 0.8 }
 	TuneVariants["dated0.6"] = func() { tune.dated = 0.6 }

@@ -58,6 +58,7 @@ var tune = struct {
 	dated                       float64 // a page of a yearly series (yearly) scores this much of itself when the question names no year (1: off)
 	acronyms                    bool    // search a question that spells out a long form the space abbreviates with the short form too
 	baseForms                   bool    // the gate reads a comparative the space never uses as its adjective (baseForms)
+	prox                        float64 // a section's score times 1 + prox × how closely it holds the question's terms together (0: off)
 }{
 	sectionLimit: 60, pageLimit: 60, rrfK: 20,
 	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
@@ -67,7 +68,7 @@ var tune = struct {
 	missingShare: 0.14, missingCoverage: 0.75, missingMinPages: 100, missingMaxDF: 0.002, smallMinCoverage: 0.56,
 	peakRatio: 3, peakMinCoverage: 0.4,
 	wFeedback: 0.5, feedbackDocs: 5, feedbackTerms: 4,
-	dated: 0.6, acronyms: true, baseForms: true,
+	dated: 0.6, acronyms: true, baseForms: true, prox: 3,
 }
 
 // group is the fused candidate: the knowledge one page holds, under its
@@ -99,6 +100,28 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, as
 	secs, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typeSection}, Limit: tune.sectionLimit, Fields: tune.sectionFields, ExcludeStatus: inactive})
 	if err != nil {
 		return nil, err
+	}
+	if tune.prox > 0 && len(secs) > 0 {
+		// A section that holds the question's words side by side says
+		// what the question asks more surely than one that mentions them
+		// paragraphs apart; BM25 sees only counts.
+		qt := index.Terms(question)
+		st, err := ix.Stats(ctx, qt)
+		if err != nil {
+			return nil, err
+		}
+		w := map[string]float64{}
+		for _, t := range qt {
+			w[t] = idf(max(st.DF[t], 1), st.N)
+		}
+		for i := range secs {
+			h := &secs[i]
+			toks := cachedTokens(h.Revision, "prox\x00"+h.Revision+"\x00"+h.ID, func() string {
+				return h.Title + "\n" + h.Heading + "\n" + clip(h.Body, 16<<10)
+			})
+			h.Score *= 1 + tune.prox*proximity(toks, w)
+		}
+		slices.SortStableFunc(secs, func(a, b index.Hit) int { return cmp.Compare(b.Score, a.Score) })
 	}
 	pages, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typePage}, Limit: tune.pageLimit, Fields: tune.pageFields, ExcludeStatus: inactive, OmitBody: true})
 	if err != nil {

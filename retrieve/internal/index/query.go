@@ -236,3 +236,16 @@ func collectHits(it search.DocumentMatchIterator, withBody bool) ([]Hit, error) 
 		hits = append(hits, h)
 	}
 }
+
+// Tokens returns the index terms of text in order, repeats kept (stop words
+// dropped): for callers that look at where a question's terms fall.
+func Tokens(text string) []string {
+	text = strings.ToValidUTF8(text, " ")
+	var out []string
+	for _, tok := range analyzer.Analyze([]byte(text)) {
+		if len(tok.Term) > 0 {
+			out = append(out, string(tok.Term))
+		}
+	}
+	return out
+}
