@@ -42,6 +42,7 @@ func init() {
 	TuneVariants["noacr"] = func() { tune.acronyms = false }
 	TuneVariants["nobase"] = func() { tune.baseForms = false }
 	TuneVariants["noprox"] = func() { tune.prox = 0 }
+	TuneVariants["slim60"] = func() { tune.sectionLimit = 60 }
 	TuneVariants["undated"] = func() { tune.dated = 1 }
 	TuneVariants["dated0.8"] = func() { tune.dated = 0.8 }
 	TuneVariants["dated0.6"] = func() { tune.dated = 0.6 }

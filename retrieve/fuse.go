@@ -60,7 +60,7 @@ var tune = struct {
 	baseForms                   bool    // the gate reads a comparative the space never uses as its adjective (baseForms)
 	prox                        float64 // a section's score times 1 + prox × how closely it holds the question's terms together (0: off)
 }{
-	sectionLimit: 60, pageLimit: 60, rrfK: 20,
+	sectionLimit: 100, pageLimit: 60, rrfK: 20,
 	wSections: 1.0, wPages: 2.0, wNav: 0.2, backbone: true,
 	pageFields: plainFields, sectionFields: plainFields,
 	pathTitle: true, scoreFusion: true,
@@ -117,7 +117,7 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, as
 		for i := range secs {
 			h := &secs[i]
 			toks := cachedTokens(h.Revision, "prox\x00"+h.Revision+"\x00"+h.ID, func() string {
-				return h.Title + "\n" + h.Heading + "\n" + clip(h.Body, 16<<10)
+				return h.Title + "\n" + h.Heading + "\n" + h.Body
 			})
 			h.Score *= 1 + tune.prox*proximity(toks, w)
 		}
