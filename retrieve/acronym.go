@@ -119,8 +119,10 @@ func acronymDocs(p, rev, status string, body string) []index.Doc {
 	return docs
 }
 
-// maxAcronymDocs bounds the definitions read for one question.
-const maxAcronymDocs = 200
+// maxAcronymDocs bounds the definitions read for one question: every page
+// that defines a long form holds its own copy, and a common word ("group")
+// finds them all.
+const maxAcronymDocs = 1000
 
 // expandAcronyms returns the short forms of the long forms the question
 // spells out, as the space defines them, leaving out short forms the
