@@ -124,26 +124,41 @@ func acronymDocs(p, rev, status string, body string) []index.Doc {
 // finds them all.
 const maxAcronymDocs = 1000
 
-// expandAcronyms returns the short forms of the long forms the question
+// expandAcronyms returns the definitions whose long forms the question
 // spells out, as the space defines them, leaving out short forms the
-// question already uses.
-func expandAcronyms(ctx context.Context, ix *index.Index, question string) ([]string, error) {
+// question already uses; one per short form.
+func expandAcronyms(ctx context.Context, ix *index.Index, question string) ([]acronym, error) {
 	terms := index.Terms(question)
 	docs, err := ix.Lookup(ctx, typeAcronym, terms, maxAcronymDocs)
 	if err != nil {
 		return nil, err
 	}
 	joined := " " + strings.Join(terms, " ") + " "
-	var out []string
+	var out []acronym
 	for _, d := range docs {
 		short, long, ok := strings.Cut(d.Acronym, "\t")
-		if !ok || slices.Contains(terms, short) || slices.Contains(out, short) {
+		if !ok || slices.Contains(terms, short) || slices.ContainsFunc(out, func(a acronym) bool { return a.short == short }) {
 			continue
 		}
 		if strings.Contains(joined, " "+long+" ") {
-			out = append(out, short)
+			out = append(out, acronym{short: short, long: strings.Fields(long)})
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b acronym) int { return strings.Compare(a.short, b.short) })
 	return out, nil
+}
+
+// heldAs reports whether set holds t, or the short form of a definition
+// whose long form has t: a page that says "WG" holds the "working" and
+// "group" of a question that says "working group".
+func heldAs(set map[string]bool, t string, defs []acronym) bool {
+	if set[t] {
+		return true
+	}
+	for _, a := range defs {
+		if set[a.short] && slices.Contains(a.long, t) {
+			return true
+		}
+	}
+	return false
 }

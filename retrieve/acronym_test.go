@@ -94,3 +94,47 @@ func FuzzAcronyms(f *testing.F) {
 		}
 	})
 }
+
+// The gate counts a long form as held by a page that uses its short form:
+// "working group" is what a page saying "WG" is about, not a subject the
+// space lacks.
+func TestAcronymHeldByShortForm(t *testing.T) {
+	s := newSpace(t)
+	files := map[string]string{
+		"pages/glossary.md": page(content.Meta{Title: "Glossary"}, "# Glossary\n\nA working group (WG) is a temporary group with a charter.\n\n"+
+			strings.Repeat("Other terms of the project are listed here with their meaning, for readers new to it.\n\n", 200)),
+		"pages/lifecycle.md": page(content.Meta{Title: "Lifecycle"},
+			"# Lifecycle\n\nTo start a new WG, send the charter to the steering committee, which approves it.\n"),
+		"pages/budget.md": page(content.Meta{Title: "Budget"},
+			"# Budget\n\nTo start a new budget, send it to the steering committee, which approves it.\n"),
+		"pages/events.md": page(content.Meta{Title: "Events"},
+			"# Events\n\nTo start a new event, ask the steering committee, who approves it.\n"),
+	}
+	for i := range int(tune.missingMinPages) {
+		files[fmt.Sprintf("pages/steering-%03d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Steering note %d", i)},
+			fmt.Sprintf("# Note %d\n\nThe steering committee approves the new budget of round %d.\n", i, i))
+	}
+	put(t, s, files)
+	saved := tune
+	defer func() { tune = saved }()
+	tune.peakRatio = 1e9 // uniform filler makes any match a peak
+	ask := func() *Result {
+		t.Helper()
+		res, err := Query(context.Background(), s, Request{Question: "How do I start a new working group, and who approves it?", Now: testWhen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := ask(); !res.Sufficient || res.Results[0].Path != "pages/lifecycle.md" {
+		t.Fatalf("want pages/lifecycle.md, got sufficient %v (%s, coverage %.2f)", res.Sufficient, res.Trace.Reason, res.Trace.Coverage)
+	}
+	tune.acronyms = false
+	if res := ask(); res.Sufficient {
+		var ps []string
+		for _, r := range res.Results {
+			ps = append(ps, r.Path)
+		}
+		t.Errorf("answered without the acronym too (coverage %.2f, %v): the test does not exercise it", res.Trace.Coverage, ps)
+	}
+}

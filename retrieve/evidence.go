@@ -26,6 +26,7 @@ type evidence struct {
 	Terms             int
 
 	basePages []index.Hit // the plain page search's best pages, with their text (tune.baseCoverage)
+	acronyms  []acronym   // the definitions whose long forms the question spells out (a page's short form holds them)
 
 	channels map[string][]string // each channel's pages in order, and the fused order (tuning only: set when gateHook is)
 }

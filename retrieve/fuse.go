@@ -88,13 +88,14 @@ type group struct {
 func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, asked string, tr *Trace, ev *evidence) ([]*group, error) {
 	question := asked
 	if tune.acronyms {
-		shorts, err := expandAcronyms(ctx, ix, asked)
+		defs, err := expandAcronyms(ctx, ix, asked)
 		if err != nil {
 			return nil, err
 		}
-		if len(shorts) > 0 {
-			tr.Expanded = shorts
-			question += " " + strings.Join(shorts, " ")
+		ev.acronyms = defs
+		for _, a := range defs {
+			tr.Expanded = append(tr.Expanded, a.short)
+			question += " " + a.short
 		}
 	}
 	secs, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typeSection}, Limit: tune.sectionLimit, Fields: tune.sectionFields, ExcludeStatus: inactive})

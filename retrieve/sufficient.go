@@ -97,7 +97,7 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 	for i, set := range sets {
 		var have float64
 		for j, t := range terms {
-			if set[t] {
+			if heldAs(set, t, ev.acronyms) {
 				have += weights[j]
 				union[t] = true
 			}
