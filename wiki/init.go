@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ptwiki/pt/content"
@@ -89,7 +88,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (_ *Space, _ *Resul
 			st.Close()
 			return nil, nil, fmt.Errorf("init %s: %s already exists at the repository's root; not overwriting it", dir, p)
 		}
-		extra[strings.Repeat("../", strings.Count(s.prefix, "/"))+p] = data
+		extra[rootClimb(s.prefix)+p] = data
 	}
 	// A space already committed here (kb.yaml deleted from the work tree
 	// only) is refused too.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -160,16 +159,20 @@ func (s *Space) StateDir() string {
 func (s *Space) Branch() string { return s.store.Branch() }
 
 // repoPath turns a space-relative path into a repository path. A path
-// that climbs out of the space ("../.github/...", written by Init for a
-// nested space) is resolved against the space's folder; the store refuses
-// any that would leave the repository. Page paths never climb: content
-// refuses "..".
+// that climbs exactly to the repository's root ("../../.github/..." in a
+// space two folders deep, the CI job Init writes for a nested space) names
+// that root-level path; any other climb stays as it is, and the store
+// refuses it. Page paths never climb: content.CleanPath refuses "..".
 func (s *Space) repoPath(p string) string {
-	if strings.HasPrefix(p, "../") {
-		return path.Join(s.prefix, p)
+	if up := rootClimb(s.prefix); up != "" && strings.HasPrefix(p, up) && !strings.HasPrefix(p[len(up):], "../") {
+		return p[len(up):]
 	}
 	return s.prefix + p
 }
+
+// rootClimb is the relative path from a space's folder to the repository's
+// root: "../" per folder of prefix.
+func rootClimb(prefix string) string { return strings.Repeat("../", strings.Count(prefix, "/")) }
 
 // spacePath turns a repository path into a space-relative one; ok is false
 // for paths outside the space.

@@ -304,4 +304,20 @@ func TestHistoryOfANestedSpace(t *testing.T) {
 	if _, err := nested.FindBatch(ctx, "b-20000101-000000"); !errors.Is(err, wiki.ErrNotFound) {
 		t.Errorf("unknown batch: %v, want not found", err)
 	}
+
+	// A path may climb to the repository's root (as Init's CI job does),
+	// never to a folder of another space.
+	head := git(t, root, "rev-parse", "HEAD")
+	for _, p := range []string{"../sibling.md", "../../x.md", "../../../../outside.md"} {
+		_, err := nested.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "climb", ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
+			_, err := tx.PutFile(ctx, p, []byte("x\n"), wiki.RoleConfig)
+			return err
+		})
+		if err == nil {
+			t.Errorf("writing %s from teams/infra/kb succeeded", p)
+		}
+	}
+	if got := git(t, root, "rev-parse", "HEAD"); got != head {
+		t.Errorf("a refused climb moved HEAD")
+	}
 }
