@@ -63,6 +63,9 @@ func renderResult(w io.Writer, res *retrieve.Result) {
 	if len(res.Trace.Topics) > 0 {
 		fmt.Fprintf(w, "; topics: %s", strings.Join(res.Trace.Topics, ", "))
 	}
+	if len(res.Trace.Expanded) > 0 {
+		fmt.Fprintf(w, "; also searched as: %s", strings.Join(res.Trace.Expanded, ", "))
+	}
 	fmt.Fprintln(w)
 	for i, h := range res.Results {
 		loc := h.Path
