@@ -41,8 +41,8 @@ var caches = struct {
 	commits map[string]*commitCache // space state dir + "@" + commit
 	pages   map[[2]string]*wiki.PageAt
 	terms   map[string]map[string]bool
-	tokens  map[string][]string
-}{commits: map[string]*commitCache{}, pages: map[[2]string]*wiki.PageAt{}, terms: map[string]map[string]bool{}, tokens: map[string][]string{}}
+	tokens  map[string]positions
+}{commits: map[string]*commitCache{}, pages: map[[2]string]*wiki.PageAt{}, terms: map[string]map[string]bool{}, tokens: map[string]positions{}}
 
 func commitEntry(s *wiki.Space, head wiki.Rev) *commitCache {
 	k := s.StateDir() + "@" + string(head)
@@ -157,25 +157,25 @@ func cachedTermSet(rev, key string, text func() string) map[string]bool {
 	return set
 }
 
-// cachedTokens is index.Tokens(text()), kept under key as cachedTermSet
-// keeps sets (same key rules). The slice is shared: callers must not
-// modify it.
-func cachedTokens(rev, key string, text func() string) []string {
+// cachedPositions is positionsOf(index.Tokens(text())), kept under key as
+// cachedTermSet keeps sets (same key rules). The map is shared: callers
+// must not modify it.
+func cachedPositions(rev, key string, text func() string) positions {
 	if rev == "" {
-		return index.Tokens(text())
+		return positionsOf(index.Tokens(text()))
 	}
 	caches.Lock()
-	toks, ok := caches.tokens[key]
+	pos, ok := caches.tokens[key]
 	caches.Unlock()
 	if ok {
-		return toks
+		return pos
 	}
-	toks = index.Tokens(text())
+	pos = positionsOf(index.Tokens(text()))
 	caches.Lock()
 	if len(caches.tokens) >= maxCachedBlobs {
 		clear(caches.tokens)
 	}
-	caches.tokens[key] = toks
+	caches.tokens[key] = pos
 	caches.Unlock()
-	return toks
+	return pos
 }

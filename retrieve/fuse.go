@@ -117,10 +117,10 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, as
 		}
 		for i := range secs {
 			h := &secs[i]
-			toks := cachedTokens(h.Revision, "prox\x00"+h.Revision+"\x00"+h.ID, func() string {
+			pos := cachedPositions(h.Revision, "prox\x00"+h.Revision+"\x00"+h.ID, func() string {
 				return h.Title + "\n" + h.Heading + "\n" + h.Body
 			})
-			h.Score *= 1 + tune.prox*proximity(toks, w)
+			h.Score *= 1 + tune.prox*proximity(pos, w)
 		}
 		slices.SortStableFunc(secs, func(a, b index.Hit) int { return cmp.Compare(b.Score, a.Score) })
 	}

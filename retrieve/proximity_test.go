@@ -11,9 +11,9 @@ import (
 
 func TestProximity(t *testing.T) {
 	w := map[string]float64{"refund": 2, "queue": 2, "owner": 1}
-	near := proximity(index.Tokens("The refund queue has an owner."), w)
-	far := proximity(index.Tokens("The refund is paid. "+strings.Repeat("Other words here. ", 20)+"The queue has an owner."), w)
-	none := proximity(index.Tokens("Nothing of the kind."), w)
+	near := proximity(positionsOf(index.Tokens("The refund queue has an owner.")), w)
+	far := proximity(positionsOf(index.Tokens("The refund is paid. "+strings.Repeat("Other words here. ", 20)+"The queue has an owner.")), w)
+	none := proximity(positionsOf(index.Tokens("Nothing of the kind.")), w)
 	if !(near > far && far > none && none == 0) {
 		t.Errorf("proximity near %.3f, far %.3f, none %.3f", near, far, none)
 	}
@@ -34,5 +34,21 @@ func TestProximityRanksTogetherFirst(t *testing.T) {
 	}
 	if len(res.Results) == 0 || res.Results[0].Path != "pages/together.md" {
 		t.Fatalf("want pages/together.md first, got %+v (%s)", res.Results, res.Trace.Reason)
+	}
+}
+
+func TestMinDistance(t *testing.T) {
+	for _, c := range []struct {
+		x, y []int32
+		want int32
+	}{
+		{[]int32{1, 10, 30}, []int32{25, 40}, 5},
+		{[]int32{5}, []int32{1, 2, 3}, 2},
+		{[]int32{0}, nil, 0},
+		{[]int32{3, 7}, []int32{4}, 1},
+	} {
+		if got := minDistance(c.x, c.y); got != c.want {
+			t.Errorf("minDistance(%v, %v) = %d, want %d", c.x, c.y, got, c.want)
+		}
 	}
 }
