@@ -133,49 +133,38 @@ func parsedBlob(ctx context.Context, s *wiki.Space, blob, p string) (*wiki.PageA
 	return pa, nil
 }
 
-// cachedTermSet is termSet(text()), kept under key, which must name the
-// text exactly (blob ids and section ids, never a path alone); rev is the
-// blob the text comes from, and nothing is kept without one. The set is
-// shared: callers must not modify it.
+// cachedTermSet is termSet(text()), kept as keptByText keeps values. The
+// set is shared: callers must not modify it.
 func cachedTermSet(rev, key string, text func() string) map[string]bool {
-	if rev == "" {
-		return termSet(text())
-	}
-	caches.Lock()
-	set := caches.terms[key]
-	caches.Unlock()
-	if set != nil {
-		return set
-	}
-	set = termSet(text())
-	caches.Lock()
-	if len(caches.terms) >= maxCachedBlobs {
-		clear(caches.terms)
-	}
-	caches.terms[key] = set
-	caches.Unlock()
-	return set
+	return keptByText(caches.terms, rev, key, text, termSet)
 }
 
-// cachedPositions is positionsOf(index.Tokens(text())), kept under key as
-// cachedTermSet keeps sets (same key rules). The map is shared: callers
-// must not modify it.
+// cachedPositions is the term positions of text(), kept as keptByText keeps
+// values. The map is shared: callers must not modify it.
 func cachedPositions(rev, key string, text func() string) positions {
+	return keptByText(caches.tokens, rev, key, text, func(s string) positions { return positionsOf(index.Tokens(s)) })
+}
+
+// keptByText is build(text()), kept in m (a map of caches, never replaced)
+// under key, which must name the text exactly (blob ids and section ids,
+// never a path alone); rev is the blob the text comes from, and nothing is
+// kept without one.
+func keptByText[T any](m map[string]T, rev, key string, text func() string, build func(string) T) T {
 	if rev == "" {
-		return positionsOf(index.Tokens(text()))
+		return build(text())
 	}
 	caches.Lock()
-	pos, ok := caches.tokens[key]
+	v, ok := m[key]
 	caches.Unlock()
 	if ok {
-		return pos
+		return v
 	}
-	pos = positionsOf(index.Tokens(text()))
+	v = build(text())
 	caches.Lock()
-	if len(caches.tokens) >= maxCachedBlobs {
-		clear(caches.tokens)
+	if len(m) >= maxCachedBlobs {
+		clear(m)
 	}
-	caches.tokens[key] = pos
+	m[key] = v
 	caches.Unlock()
-	return pos
+	return v
 }
