@@ -115,26 +115,5 @@ func TestAcronymHeldByShortForm(t *testing.T) {
 			fmt.Sprintf("# Note %d\n\nThe steering committee approves the new budget of round %d.\n", i, i))
 	}
 	put(t, s, files)
-	saved := tune
-	defer func() { tune = saved }()
-	tune.peakRatio = 1e9 // uniform filler makes any match a peak
-	ask := func() *Result {
-		t.Helper()
-		res, err := Query(context.Background(), s, Request{Question: "How do I start a new working group, and who approves it?", Now: testWhen})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	if res := ask(); !res.Sufficient || res.Results[0].Path != "pages/lifecycle.md" {
-		t.Fatalf("want pages/lifecycle.md, got sufficient %v (%s, coverage %.2f)", res.Sufficient, res.Trace.Reason, res.Trace.Coverage)
-	}
-	tune.acronyms = false
-	if res := ask(); res.Sufficient {
-		var ps []string
-		for _, r := range res.Results {
-			ps = append(ps, r.Path)
-		}
-		t.Errorf("answered without the acronym too (coverage %.2f, %v): the test does not exercise it", res.Trace.Coverage, ps)
-	}
+	answeredOnlyWith(t, s, "How do I start a new working group, and who approves it?", "pages/lifecycle.md", func() { tune.acronyms = false })
 }

@@ -76,3 +76,33 @@ func corpusSpace(t testing.TB, dir string) *wiki.Space {
 	put(t, s, files)
 	return s
 }
+
+// answeredOnlyWith checks that question is answered with want first, and
+// refused once off has turned off the feature under test, so that the test
+// can fail without it. Uniform filler pages make any match a peak, so the
+// peak rule is off here; tune is restored after.
+func answeredOnlyWith(t *testing.T, s *wiki.Space, question, want string, off func()) {
+	t.Helper()
+	saved := tune
+	defer func() { tune = saved }()
+	tune.peakRatio = 1e9
+	ask := func() *Result {
+		t.Helper()
+		res, err := Query(context.Background(), s, Request{Question: question, Now: testWhen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := ask(); !res.Sufficient || res.Results[0].Path != want {
+		t.Fatalf("want %s first, got sufficient %v (%s, coverage %.2f)", want, res.Sufficient, res.Trace.Reason, res.Trace.Coverage)
+	}
+	off()
+	if res := ask(); res.Sufficient {
+		var ps []string
+		for _, r := range res.Results {
+			ps = append(ps, r.Path)
+		}
+		t.Errorf("answered with the feature off too (coverage %.2f, %v): the test does not exercise it", res.Trace.Coverage, ps)
+	}
+}

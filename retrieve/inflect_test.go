@@ -1,7 +1,6 @@
 package retrieve
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -41,23 +40,5 @@ func TestSuperlativeIsNotAMissingSubject(t *testing.T) {
 			fmt.Sprintf("# Port %d\n\nNotes on building Go for board %d, what it runs on and which Linux it needs.\n", i, i))
 	}
 	put(t, s, files)
-	saved := tune
-	defer func() { tune = saved }()
-	tune.peakRatio = 1e9 // uniform filler makes any match a peak
-	ask := func() *Result {
-		t.Helper()
-		res, err := Query(context.Background(), s, Request{Question: "What is the oldest Linux kernel Go runs on?", Now: testWhen})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	if res := ask(); !res.Sufficient || res.Results[0].Path != "pages/requirements.md" {
-		t.Fatalf("want pages/requirements.md, got sufficient %v (%s, coverage %.2f)", res.Sufficient, res.Trace.Reason, res.Trace.Coverage)
-	}
-	tune.baseForms = false
-	if res := ask(); res.Sufficient {
-		t.Logf("answered without base forms too (coverage %.2f): the test space does not exercise them", res.Trace.Coverage)
-		t.Fail()
-	}
+	answeredOnlyWith(t, s, "What is the oldest Linux kernel Go runs on?", "pages/requirements.md", func() { tune.baseForms = false })
 }

@@ -89,14 +89,6 @@ func TestMissingCommonWordAnswers(t *testing.T) {
 	files["pages/rounds.md"] = page(content.Meta{Title: "Rounds"},
 		"# Rounds\n\nEach round of the intern programme lasts three months. Projects are proposed by the coordinators.\n")
 	put(t, s, files)
-	saved := tune
-	defer func() { tune = saved }()
-	tune.peakRatio = 1e9
-	res, err := Query(context.Background(), s, Request{Question: "Which laptop do interns get handed, and how much is paid?", Now: testWhen})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Sufficient || len(res.Results) == 0 || res.Results[0].Path != "pages/interns.md" {
-		t.Fatalf("want pages/interns.md first, got sufficient %v (%s, coverage %.2f), %d results", res.Sufficient, res.Trace.Reason, res.Trace.Coverage, len(res.Results))
-	}
+	// With every missing word counted as rare, "laptop" refuses.
+	answeredOnlyWith(t, s, "Which laptop do interns get handed, and how much is paid?", "pages/interns.md", func() { tune.missingMaxDF = 1 })
 }
