@@ -106,3 +106,12 @@ func answeredOnlyWith(t *testing.T, s *wiki.Space, question, want string, off fu
 		t.Errorf("answered with the feature off too (coverage %.2f, %v): the test does not exercise it", res.Trace.Coverage, ps)
 	}
 }
+
+func mustHead(t testing.TB, s *wiki.Space) wiki.Rev {
+	t.Helper()
+	head, err := s.Head(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return head
+}

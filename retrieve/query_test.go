@@ -173,22 +173,37 @@ func TestIndexLifecycle(t *testing.T) {
 		t.Fatalf("query on a corrupt index: %+v %v", res, err)
 	}
 
-	// busy: another holder of the directory; the query is answered from memory
+	// busy: another holder of the directory, at head; the query reads its
+	// snapshot
 	CloseIndexes()
 	other, err := index.Open(IndexDir(s))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err = Query(ctx, s, q)
-	if err != nil || !res.Sufficient || res.Trace.Index != "memory" {
-		t.Fatalf("query on a busy index: %+v %v", res, err)
+	if err != nil || !res.Sufficient || res.Trace.Index != "snapshot" || !strings.Contains(res.Results[0].Excerpt, "dumplings") {
+		t.Fatalf("query on a busy index at head: %+v %v", res, err)
 	}
-	// the stand-in is kept and follows new commits
+	// a commit the holder has not indexed: the query is answered from memory
 	put(t, s, map[string]string{"pages/tea.md": "# Tea\n\nGreen tea on Mondays.\n"})
 	res, err = Query(ctx, s, Request{Question: "green tea mondays", Now: testWhen})
-	other.Close()
 	if err != nil || !res.Sufficient || res.Trace.Index != "memory" || res.Results[0].Path != "pages/tea.md" {
-		t.Fatalf("second query on a busy index: %+v %v", res, err)
+		t.Fatalf("query on a busy index behind head: %+v %v", res, err)
+	}
+	// the stand-in is kept and follows new commits
+	put(t, s, map[string]string{"pages/coffee.md": "# Coffee\n\nFilter coffee on Tuesdays.\n"})
+	res, err = Query(ctx, s, Request{Question: "filter coffee tuesdays", Now: testWhen})
+	if err != nil || !res.Sufficient || res.Trace.Index != "memory" || res.Results[0].Path != "pages/coffee.md" {
+		t.Fatalf("second query on a busy index behind head: %+v %v", res, err)
+	}
+	// once the holder catches up, its snapshot serves again
+	if err := update(ctx, s, other, mustHead(t, s)); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Query(ctx, s, Request{Question: "filter coffee tuesdays", Now: testWhen})
+	other.Close()
+	if err != nil || !res.Sufficient || res.Trace.Index != "snapshot" || res.Results[0].Path != "pages/coffee.md" {
+		t.Fatalf("query after the holder caught up: %+v %v", res, err)
 	}
 	if err := Rebuild(ctx, s); err != nil {
 		t.Fatal(err)

@@ -46,8 +46,12 @@ func Status(ctx context.Context, s *wiki.Space) (IndexStatus, error) {
 		ix, err = index.Open(dir)
 		switch {
 		case errors.Is(err, index.ErrBusy):
+			// Another process (a server) holds it: report what its
+			// latest snapshot holds.
 			st.Busy = true
-			return st, nil
+			if ix, err = index.OpenSnapshot(dir); err != nil {
+				return st, nil
+			}
 		case err != nil:
 			st.Error = err.Error()
 			return st, nil

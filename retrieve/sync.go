@@ -45,63 +45,78 @@ var updateMu sync.Mutex
 // handle is an index ready to search at a commit.
 type handle struct {
 	ix   *index.Index
-	kind string // "disk" or "memory"
+	kind string // "disk", "snapshot" or "memory"
+	done func() // called by release, when set
 }
 
 // acquire returns the space's index brought up to head. The on-disk index is
 // opened once per process and kept; when another process holds it (bluge
-// allows one writer) the query is answered from an index built in memory for
-// this call, and when it is corrupt it is deleted and rebuilt. The index is
-// a cache: no failure of it is fatal while git can be read.
+// allows one writer) the query reads that process's latest snapshot if it is
+// at head, and otherwise an index built in memory for this call; when it is
+// corrupt it is deleted and rebuilt. The index is a cache: no failure of it
+// is fatal while git can be read.
 func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error) {
 	dir := IndexDir(s)
+	ix, err := diskIndex(dir)
+	if err == nil {
+		return updateDisk(ctx, s, dir, ix, head)
+	}
+	if errors.Is(err, index.ErrBusy) {
+		if h := snapshotAt(dir, head); h != nil {
+			return h, nil
+		}
+	}
+	// Busy elsewhere, or the disk refused: answer from memory.
 	open.Lock()
-	ix := open.m[dir]
-	var err error
-	if ix == nil {
-		if time.Now().Before(open.busyUntil[dir]) {
-			err = index.ErrBusy
-		} else {
-			ix, err = openOrReset(dir)
-		}
-		switch {
-		case err == nil:
-			open.m[dir] = ix
-			delete(open.busyUntil, dir)
-			if mem := open.mem[dir]; mem != nil {
-				mem.Close()
-				delete(open.mem, dir)
-			}
-		case errors.Is(err, index.ErrBusy):
-			if _, ok := open.busyUntil[dir]; !ok || time.Now().After(open.busyUntil[dir]) {
-				open.busyUntil[dir] = time.Now().Add(busyRetry)
-			}
-		}
-	}
-	var mem *index.Index
-	if err != nil {
-		// Busy elsewhere, or the disk refused: answer from memory.
-		mem = open.mem[dir]
-		if mem == nil {
-			if mem, err = index.OpenMemory(); err != nil {
-				open.Unlock()
-				return nil, err
-			}
-			open.mem[dir] = mem
-		}
-	}
-	open.Unlock()
-	if mem != nil {
-		updateMu.Lock()
-		err := update(ctx, s, mem, head)
-		updateMu.Unlock()
-		if err != nil {
+	mem := open.mem[dir]
+	if mem == nil {
+		if mem, err = index.OpenMemory(); err != nil {
+			open.Unlock()
 			return nil, err
 		}
-		return &handle{ix: mem, kind: "memory"}, nil
+		open.mem[dir] = mem
 	}
+	open.Unlock()
 	updateMu.Lock()
-	err = update(ctx, s, ix, head)
+	err = update(ctx, s, mem, head)
+	updateMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return &handle{ix: mem, kind: "memory"}, nil
+}
+
+// diskIndex returns the process's on-disk index of dir, opening it on first
+// use, or an error wrapping index.ErrBusy while another process holds it.
+func diskIndex(dir string) (*index.Index, error) {
+	open.Lock()
+	defer open.Unlock()
+	if ix := open.m[dir]; ix != nil {
+		return ix, nil
+	}
+	if time.Now().Before(open.busyUntil[dir]) {
+		return nil, index.ErrBusy
+	}
+	ix, err := openOrReset(dir)
+	switch {
+	case err == nil:
+		open.m[dir] = ix
+		delete(open.busyUntil, dir)
+		if mem := open.mem[dir]; mem != nil {
+			mem.Close()
+			delete(open.mem, dir)
+		}
+	case errors.Is(err, index.ErrBusy):
+		open.busyUntil[dir] = time.Now().Add(busyRetry)
+	}
+	return ix, err
+}
+
+// updateDisk brings the process's on-disk index to head, rebuilding it when
+// the incremental update fails.
+func updateDisk(ctx context.Context, s *wiki.Space, dir string, ix *index.Index, head wiki.Rev) (*handle, error) {
+	updateMu.Lock()
+	err := update(ctx, s, ix, head)
 	updateMu.Unlock()
 	if err != nil {
 		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
@@ -116,6 +131,35 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 	return &handle{ix: ix, kind: "disk"}, nil
 }
 
+// Refresh brings the space's on-disk index to its head when this process
+// holds the index or can take it, and does nothing while another process
+// holds it. A server calls it on a timer, so that its index follows commits
+// made elsewhere (a person's git commit, pt ingest in a terminal) before the
+// next question arrives, and so that a query run beside the server finds a
+// snapshot at head to read.
+func Refresh(ctx context.Context, s *wiki.Space) error {
+	head, err := s.Head(ctx)
+	if err != nil || head == "" {
+		return err
+	}
+	dir := IndexDir(s)
+	ix, err := diskIndex(dir)
+	switch {
+	case errors.Is(err, index.ErrBusy):
+		return nil
+	case err != nil:
+		return fmt.Errorf("refresh index: %w", err)
+	case ix.Commit() == string(head):
+		return nil
+	}
+	h, err := updateDisk(ctx, s, dir, ix, head)
+	if err != nil {
+		return fmt.Errorf("refresh index: %w", err)
+	}
+	h.release()
+	return nil
+}
+
 func acquireOpen(dir string) (*handle, error) {
 	open.Lock()
 	defer open.Unlock()
@@ -126,8 +170,12 @@ func acquireOpen(dir string) (*handle, error) {
 }
 
 // release ends a query's use of the index. Indexes stay open for the next
-// query until CloseIndexes.
-func (h *handle) release() {}
+// query until CloseIndexes; a snapshot replaced meanwhile closes.
+func (h *handle) release() {
+	if h.done != nil {
+		h.done()
+	}
+}
 
 // openOrReset opens the index in dir, deleting and recreating it when it is
 // corrupt or of another format. ErrBusy is returned as is.
@@ -186,6 +234,7 @@ func CloseIndexes() error {
 		delete(open.mem, dir)
 	}
 	clear(open.busyUntil)
+	errs = append(errs, closeSnapshots())
 	return errors.Join(errs...)
 }
 

@@ -70,7 +70,7 @@ func renderStatus(w io.Writer, st retrieve.IndexStatus) {
 	case !st.Exists:
 		fmt.Fprintf(w, "no index yet at %s (the next query builds it)\n", st.Dir)
 		return
-	case st.Busy:
+	case st.Busy && st.Commit == "":
 		fmt.Fprintf(w, "index %s is held by another pt process\n", st.Dir)
 		return
 	case st.Error != "":
@@ -78,7 +78,12 @@ func renderStatus(w io.Writer, st retrieve.IndexStatus) {
 		return
 	}
 	state := "current"
-	if !st.Current {
+	switch {
+	case st.Busy && st.Current:
+		state = "current, held by another pt process (queries here read it)"
+	case st.Busy:
+		state = "behind HEAD, held by another pt process (which updates it)"
+	case !st.Current:
 		state = "behind HEAD (the next query updates it)"
 	}
 	fmt.Fprintf(w, "index %s\ncommit %s, %s\n%d units, %d bytes\n", st.Dir, st.Commit, state, st.Docs, st.Bytes)

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"os"
+	"regexp"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -28,5 +30,32 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor},
 	})
+}
+
+// waitFor runs a command again and again until its output matches a
+// pattern, for scripts that wait on a process in the background:
+//
+//	waitfor TIMEOUT PATTERN COMMAND [ARGS...]
+func waitFor(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: waitfor timeout pattern command [args...]")
+	}
+	limit, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	deadline := time.Now().Add(limit)
+	for {
+		err := ts.Exec(args[2], args[3:]...)
+		out := ts.ReadFile("stdout")
+		if err == nil && re.MatchString(out) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitfor: %q not in the output of %s after %v; last output:\n%s%v", args[1], args[2], limit, out, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -18,7 +18,7 @@ func newServeCmd(e *env) *cobra.Command {
 	var rate float64
 	var burst int
 	var hosts []string
-	var syncEvery time.Duration
+	var syncEvery, indexEvery time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "serve the space to agents over MCP (stdio, or streamable HTTP with --http)",
@@ -35,6 +35,8 @@ func newServeCmd(e *env) *cobra.Command {
 			defer s.Close()
 			stopSync := startSync(e, s, syncEvery)
 			defer stopSync()
+			stopIndex := startIndexFollow(e, s, indexEvery)
+			defer stopIndex()
 			srv := mcp.NewServer(s, mcp.Options{})
 			if !cmd.Flags().Changed("http") {
 				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
@@ -76,6 +78,7 @@ func newServeCmd(e *env) *cobra.Command {
 	cmd.Flags().Float64Var(&rate, "rate", mcp.DefaultRate, "requests per second allowed to one token (negative: no limit)")
 	cmd.Flags().IntVar(&burst, "burst", mcp.DefaultBurst, "requests one token may send at once")
 	cmd.Flags().DurationVar(&syncEvery, "sync-every", time.Minute, "when kb.yaml names a remote: pull this often (0: only after each batch); every batch is pushed as it lands")
+	cmd.Flags().DurationVar(&indexEvery, "index-every", 2*time.Second, "bring the search index to the space's head this often, so that commits made elsewhere are indexed before the next question (0: only when asked)")
 	cmd.Flags().StringSliceVar(&hosts, "allowed-host", nil, "another host name clients reach the server by (Host and Origin checks)")
 	return cmd
 }

@@ -57,8 +57,11 @@ func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deleteP
 	defer ix.applyMu.Unlock()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.closed {
+	switch {
+	case ix.closed:
 		return fmt.Errorf("apply %s to index: %w", commit, ErrClosed)
+	case ix.ro != nil:
+		return fmt.Errorf("apply %s to index: %w", commit, ErrReadOnly)
 	}
 	if err := ix.w.Batch(b); err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)

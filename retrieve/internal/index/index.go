@@ -34,6 +34,7 @@ type Index struct {
 	// never pulls the writer from under them.
 	mu     sync.RWMutex
 	w      *bluge.Writer
+	ro     *bluge.Reader // instead of w, for an index opened with OpenSnapshot
 	closed bool
 
 	applyMu sync.Mutex // one Apply at a time, so commits are recorded in order
@@ -114,11 +115,11 @@ func config(c bluge.Config) bluge.Config {
 }
 
 func (ix *Index) loadCommit() error {
-	r, err := ix.w.Reader()
+	r, release, err := ix.reader()
 	if err != nil {
 		return err
 	}
-	defer r.Close()
+	defer release()
 	commit, _, err := readMeta(context.Background(), r)
 	if err != nil {
 		return err
@@ -149,6 +150,10 @@ func (ix *Index) reader() (*bluge.Reader, func(), error) {
 	if ix.closed {
 		ix.mu.RUnlock()
 		return nil, nil, ErrClosed
+	}
+	if ix.ro != nil {
+		// A snapshot is one reader for the life of the index.
+		return ix.ro, ix.mu.RUnlock, nil
 	}
 	r, err := ix.w.Reader()
 	if err != nil {
@@ -193,6 +198,9 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	ix.closed = true
+	if ix.ro != nil {
+		return ix.ro.Close()
+	}
 	err := ix.w.Close()
 	if ix.dir != "" {
 		releaseDir(ix.dir)

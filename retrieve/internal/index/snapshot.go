@@ -1,0 +1,44 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/blugelabs/bluge"
+)
+
+// ErrReadOnly is returned by Apply on an index opened with OpenSnapshot.
+var ErrReadOnly = errors.New("index opened read-only")
+
+// OpenSnapshot opens the newest snapshot that the writer of the on-disk index
+// in dir has made durable, for reading only. It takes no lock, so it works
+// while another process (a server) holds dir: that process keeps the index
+// up to date, and a one-shot query beside it can read its work instead of
+// indexing the whole space again in memory. The snapshot does not move; a
+// caller compares Commit with the head it wants and opens again when the
+// writer has moved on. Apply fails with ErrReadOnly.
+//
+// A directory without this format's marker is reported as ErrCorrupt, and a
+// missing one as an error wrapping fs.ErrNotExist; neither is repaired here,
+// since the directory belongs to its writer.
+func OpenSnapshot(dir string) (*Index, error) {
+	b, err := os.ReadFile(filepath.Join(dir, markerName))
+	if err != nil {
+		return nil, fmt.Errorf("open index snapshot %s: %w", dir, err)
+	}
+	if string(b) != markerText() {
+		return nil, fmt.Errorf("open index snapshot %s: %w: format marker %q", dir, ErrCorrupt, b)
+	}
+	r, err := bluge.OpenReader(config(bluge.DefaultConfig(dir)))
+	if err != nil {
+		return nil, fmt.Errorf("open index snapshot %s: %w", dir, err)
+	}
+	ix := &Index{ro: r}
+	if err := ix.loadCommit(); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("open index snapshot %s: %w: %w", dir, ErrCorrupt, err)
+	}
+	return ix, nil
+}
