@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,15 @@ func helperOpen(dir string) {
 	took := time.Since(start)
 	switch {
 	case errors.Is(err, ErrBusy):
-		fmt.Printf("busy %d\n", took.Milliseconds())
+		// Ten more refused opens must not leave goroutines behind.
+		before := runtime.NumGoroutine()
+		for range 10 {
+			if _, err := Open(dir); !errors.Is(err, ErrBusy) {
+				fmt.Printf("error %v\n", err)
+				return
+			}
+		}
+		fmt.Printf("busy %d %d\n", took.Milliseconds(), runtime.NumGoroutine()-before)
 	case err != nil:
 		fmt.Printf("error %v\n", err)
 	default:
@@ -122,9 +131,12 @@ func TestBusyAcrossProcesses(t *testing.T) {
 	apply(t, ix, "c1", storagePage("blob1", ""))
 
 	out := openInChild(t, dir)
-	var ms int
-	if _, err := fmt.Sscanf(out, "busy %d", &ms); err != nil {
+	var ms, leaked int
+	if _, err := fmt.Sscanf(out, "busy %d %d", &ms, &leaked); err != nil {
 		t.Fatalf("child Open while held: %q, want busy", out)
+	}
+	if leaked > 0 {
+		t.Errorf("ten refused opens left %d goroutines running", leaked)
 	}
 	if ms > 1000 {
 		t.Errorf("child waited %d ms for ErrBusy", ms)

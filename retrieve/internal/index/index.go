@@ -77,6 +77,9 @@ func openDir(dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	if lockHeld(dir) {
+		return nil, fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
+	}
 	w, err := bluge.OpenWriter(config(bluge.DefaultConfig(dir)))
 	if err != nil {
 		if isLockHeld(err) {

@@ -21,8 +21,10 @@ import (
 //     one process with the registry below; across processes it is bluge's.
 //   - A failed open (busy) leaks bluge's analysis goroutines (they are started
 //     before the lock is tried and only stopped by Close). The registry spares
-//     the common in-process case; a process that gets ErrBusy from another
-//     process should not spin on Open.
+//     the in-process case, and on Unix lockHeld probes the flock first, so
+//     that a directory another process holds is refused without asking
+//     bluge; only a holder that arrives between the probe and bluge's own
+//     attempt costs the goroutines.
 //
 // pt keeps its own registry as well so that a second Open of the same directory
 // in one process is refused before bluge is touched, whatever the platform's
