@@ -181,8 +181,9 @@ func newIndexEntry(name string, blob Hash, mode uint32, fi os.FileInfo) indexEnt
 		binary.BigEndian.PutUint32(raw[12:], uint32(mt.Nanosecond()))
 		binary.BigEndian.PutUint32(raw[36:], uint32(fi.Size()))
 		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			binary.BigEndian.PutUint32(raw[0:], uint32(st.Ctim.Sec))
-			binary.BigEndian.PutUint32(raw[4:], uint32(st.Ctim.Nsec))
+			sec, nsec := ctime(st)
+			binary.BigEndian.PutUint32(raw[0:], uint32(sec))
+			binary.BigEndian.PutUint32(raw[4:], uint32(nsec))
 			binary.BigEndian.PutUint32(raw[16:], uint32(st.Dev))
 			binary.BigEndian.PutUint32(raw[20:], uint32(st.Ino))
 			binary.BigEndian.PutUint32(raw[28:], st.Uid)
