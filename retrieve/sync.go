@@ -52,7 +52,8 @@ type handle struct {
 // acquire returns the space's index brought up to head. The on-disk index is
 // opened once per process and kept; when another process holds it (bluge
 // allows one writer) the query reads that process's latest snapshot if it is
-// at head, and otherwise an index built in memory for this call; when it is
+// at head (or soon is: awaitSnapshot), and otherwise an index built in
+// memory for this call; when it is
 // corrupt it is deleted and rebuilt. The index is a cache: no failure of it
 // is fatal while git can be read.
 func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error) {
@@ -62,7 +63,11 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 		return updateDisk(ctx, s, dir, ix, head)
 	}
 	if errors.Is(err, index.ErrBusy) {
-		if h := snapshotAt(dir, head); h != nil {
+		h, units := snapshotAt(dir, head)
+		if h == nil && units > 0 && !standIn(dir) {
+			h = awaitSnapshot(ctx, dir, head, units)
+		}
+		if h != nil {
 			return h, nil
 		}
 	}
@@ -84,6 +89,13 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 		return nil, err
 	}
 	return &handle{ix: mem, kind: "memory"}, nil
+}
+
+// standIn reports whether this process keeps an index of dir in memory.
+func standIn(dir string) bool {
+	open.Lock()
+	defer open.Unlock()
+	return open.mem[dir] != nil
 }
 
 // diskIndex returns the process's on-disk index of dir, opening it on first

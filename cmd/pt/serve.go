@@ -78,7 +78,7 @@ func newServeCmd(e *env) *cobra.Command {
 	cmd.Flags().Float64Var(&rate, "rate", mcp.DefaultRate, "requests per second allowed to one token (negative: no limit)")
 	cmd.Flags().IntVar(&burst, "burst", mcp.DefaultBurst, "requests one token may send at once")
 	cmd.Flags().DurationVar(&syncEvery, "sync-every", time.Minute, "when kb.yaml names a remote: pull this often (0: only after each batch); every batch is pushed as it lands")
-	cmd.Flags().DurationVar(&indexEvery, "index-every", 2*time.Second, "bring the search index to the space's head this often, so that commits made elsewhere are indexed before the next question (0: only when asked)")
+	cmd.Flags().DurationVar(&indexEvery, "index-every", 500*time.Millisecond, "bring the search index to the space's head this often, so that commits made elsewhere are indexed before the next question (0: only when asked)")
 	cmd.Flags().StringSliceVar(&hosts, "allowed-host", nil, "another host name clients reach the server by (Host and Origin checks)")
 	return cmd
 }
