@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -114,4 +115,18 @@ func mustHead(t testing.TB, s *wiki.Space) wiki.Rev {
 		t.Fatal(err)
 	}
 	return head
+}
+
+// holdIndex closes this process's indexes and opens the space's on-disk
+// index as another holder would (a server in another process), for tests
+// of what queries do beside it. The holder is closed at cleanup.
+func holdIndex(t testing.TB, s *wiki.Space) *index.Index {
+	t.Helper()
+	CloseIndexes()
+	other, err := index.Open(IndexDir(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return other
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/lint"
-	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -175,11 +174,7 @@ func TestIndexLifecycle(t *testing.T) {
 
 	// busy: another holder of the directory, at head; the query reads its
 	// snapshot
-	CloseIndexes()
-	other, err := index.Open(IndexDir(s))
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := holdIndex(t, s)
 	res, err = Query(ctx, s, q)
 	if err != nil || !res.Sufficient || res.Trace.Index != "snapshot" || !strings.Contains(res.Results[0].Excerpt, "dumplings") {
 		t.Fatalf("query on a busy index at head: %+v %v", res, err)

@@ -3,8 +3,6 @@ package retrieve
 import (
 	"context"
 	"testing"
-
-	"github.com/ptwiki/pt/retrieve/internal/index"
 )
 
 // Refresh keeps the on-disk index at head without a query, and leaves an
@@ -29,12 +27,7 @@ func TestRefreshFollowsHead(t *testing.T) {
 		t.Fatalf("status after the second refresh: %+v %v", st, err)
 	}
 
-	CloseIndexes()
-	other, err := index.Open(IndexDir(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := holdIndex(t, s)
 	put(t, s, map[string]string{"pages/coffee.md": "# Coffee\n\nFilter coffee on Tuesdays.\n"})
 	if err := Refresh(ctx, s); err != nil {
 		t.Fatalf("refresh beside another holder: %v", err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"github.com/ptwiki/pt/retrieve/internal/index"
 )
 
 // A query that finds the holder's snapshot behind head waits for the holder
@@ -16,12 +14,7 @@ func TestQueryWaitsForHolderToCatchUp(t *testing.T) {
 	if err := Refresh(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	CloseIndexes()
-	other, err := index.Open(IndexDir(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := holdIndex(t, s)
 	put(t, s, map[string]string{"pages/tea.md": "# Tea\n\nGreen tea on Mondays.\n"})
 
 	saved := buildPerUnit
