@@ -24,10 +24,11 @@ func IndexDir(s *wiki.Space) string { return filepath.Join(s.StateDir(), indexDi
 // that a long-running process (the MCP server) queries a warm index and
 // bluge's one-writer rule is never hit from inside one process.
 //
-// When the directory is busy (another process holds it), an index in memory
-// stands in, kept and updated like the disk one, and Open is not tried again
-// for busyRetry: bluge leaks goroutines on every failed open, and a server
-// beside another pt process would otherwise leak them on every query.
+// When the directory is busy (another process holds it), the holder's
+// snapshot or an index in memory stands in (acquire), and Open is not tried
+// again for busyRetry. A refused Open costs a lock probe on Unix, but on
+// Windows bluge leaks goroutines on every one; and a server beside another
+// pt process should take the index over soon after that process exits.
 var open = struct {
 	sync.Mutex
 	m         map[string]*index.Index
@@ -36,7 +37,7 @@ var open = struct {
 }{m: map[string]*index.Index{}, mem: map[string]*index.Index{}, busyUntil: map[string]time.Time{}}
 
 // busyRetry is how long a busy index directory is left alone.
-const busyRetry = 30 * time.Second
+const busyRetry = 5 * time.Second
 
 // updateMu serializes updates of the shared on-disk indexes, so that
 // concurrent queries in a server do not re-index the same diff twice.
