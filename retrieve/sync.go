@@ -54,9 +54,8 @@ type handle struct {
 // opened once per process and kept; when another process holds it (bluge
 // allows one writer) the query reads that process's latest snapshot if it is
 // at head (or soon is: awaitSnapshot), and otherwise an index built in
-// memory for this call; when it is
-// corrupt it is deleted and rebuilt. The index is a cache: no failure of it
-// is fatal while git can be read.
+// memory; when it is corrupt it is deleted and rebuilt. The index is a
+// cache: no failure of it is fatal while git can be read.
 func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error) {
 	dir := IndexDir(s)
 	ix, err := diskIndex(dir)
