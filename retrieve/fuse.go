@@ -128,7 +128,14 @@ func rank(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, as
 	if err != nil {
 		return nil, err
 	}
-	nav, err := navigate(ctx, s, ix, head, question, tr)
+	// Navigation, like feedback, only re-ranks what the pages channel
+	// found (backbone fusion): it reads the sections of those of its
+	// topics' members.
+	found := make(map[string]bool, len(pages))
+	for _, h := range pages {
+		found[canonical(h.Path)] = true
+	}
+	nav, err := navigate(ctx, s, ix, head, question, found, tr)
 	if err != nil {
 		return nil, err
 	}
