@@ -39,3 +39,37 @@ func TestRefreshFollowsHead(t *testing.T) {
 		t.Errorf("refresh beside another holder built %d memory indexes or moved the holder's index", mem)
 	}
 }
+
+// Refresh on a timer and queries share one index and one space in a server;
+// run together (under -race in make check), they agree on what is indexed.
+func TestRefreshBesideQueries(t *testing.T) {
+	ctx := context.Background()
+	s := storageSpace(t)
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if err := Refresh(ctx, s); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	for i, drink := range []string{"tea", "coffee", "cocoa"} {
+		put(t, s, map[string]string{"pages/" + drink + ".md": "# " + drink + "\n\nWe drink " + drink + " on day " + string(rune('1'+i)) + ".\n"})
+		res, err := Query(ctx, s, Request{Question: "drink " + drink, Now: testWhen})
+		if err != nil || !res.Sufficient || res.Results[0].Path != "pages/"+drink+".md" {
+			t.Fatalf("query for %s beside refreshes: %+v %v", drink, res, err)
+		}
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
