@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/ptwiki/pt/retrieve/internal/index"
 )
 
 // A query that finds the holder's snapshot behind head waits for the holder
@@ -31,5 +33,31 @@ func TestQueryWaitsForHolderToCatchUp(t *testing.T) {
 	}
 	if err != nil || !res.Sufficient || res.Trace.Index != "snapshot" || res.Results[0].Path != "pages/tea.md" {
 		t.Fatalf("query while the holder catches up: %+v %v", res, err)
+	}
+}
+
+// When the other holder exits and this process takes the disk index over,
+// a query still reading the index in memory that stood in finishes on it.
+func TestTakeoverLeavesStandInOpen(t *testing.T) {
+	ctx := context.Background()
+	s := storageSpace(t)
+	other := holdIndex(t, s)
+	put(t, s, map[string]string{"pages/tea.md": "# Tea\n\nGreen tea on Mondays.\n"})
+	saved := busyRetry
+	busyRetry = 0
+	defer func() { busyRetry = saved }()
+
+	head := mustHead(t, s)
+	h, err := acquire(ctx, s, head)
+	if err != nil || h.kind != "memory" {
+		t.Fatalf("acquire beside the holder: %+v %v", h, err)
+	}
+	other.Close()
+	h2, err := acquire(ctx, s, head)
+	if err != nil || h2.kind != "disk" {
+		t.Fatalf("acquire after the holder left: %+v %v", h2, err)
+	}
+	if hits, err := h.ix.Search(ctx, index.Query{Text: "green tea"}); err != nil || len(hits) == 0 {
+		t.Errorf("search on the replaced stand-in: %v %v", hits, err)
 	}
 }

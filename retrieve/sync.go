@@ -37,7 +37,7 @@ var open = struct {
 }{m: map[string]*index.Index{}, mem: map[string]*index.Index{}, busyUntil: map[string]time.Time{}}
 
 // busyRetry is how long a busy index directory is left alone.
-const busyRetry = 5 * time.Second
+var busyRetry = 5 * time.Second
 
 // updateMu serializes updates of the shared on-disk indexes, so that
 // concurrent queries in a server do not re-index the same diff twice.
@@ -115,13 +115,23 @@ func diskIndex(dir string) (*index.Index, error) {
 		open.m[dir] = ix
 		delete(open.busyUntil, dir)
 		if mem := open.mem[dir]; mem != nil {
-			mem.Close()
+			retire(mem)
 			delete(open.mem, dir)
 		}
 	case errors.Is(err, index.ErrBusy):
 		open.busyUntil[dir] = time.Now().Add(busyRetry)
 	}
 	return ix, err
+}
+
+// retireDelay is how long an index in memory that the disk index replaced
+// stays open: queries that took it before the switch finish on it.
+const retireDelay = time.Minute
+
+// retire closes a replaced index in memory once the queries still using it
+// are done, which take milliseconds, not a minute.
+func retire(mem *index.Index) {
+	time.AfterFunc(retireDelay, func() { mem.Close() })
 }
 
 // updateDisk brings the process's on-disk index to head, rebuilding it when
@@ -211,7 +221,7 @@ func resetAt(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) erro
 		delete(open.m, dir)
 	}
 	if mem := open.mem[dir]; mem != nil {
-		mem.Close()
+		retire(mem)
 		delete(open.mem, dir)
 	}
 	delete(open.busyUntil, dir)
