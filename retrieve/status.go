@@ -94,7 +94,8 @@ func Rebuild(ctx context.Context, s *wiki.Space) error {
 }
 
 // ErrIndexBusy means another process holds the space's index; queries are
-// still answered (from memory), but it cannot be rebuilt in place now.
+// still answered (from its snapshot, or from memory), but it cannot be
+// rebuilt in place now.
 var ErrIndexBusy = index.ErrBusy
 
 func dirSize(dir string) int64 {

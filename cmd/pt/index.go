@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -46,6 +47,9 @@ func newIndexCmd(e *env) *cobra.Command {
 			defer s.Close()
 			defer retrieve.CloseIndexes()
 			if err := retrieve.Rebuild(e.ctx, s); err != nil {
+				if errors.Is(err, retrieve.ErrIndexBusy) {
+					return errors.New("rebuild index: another pt process (a running pt serve?) holds it; stop that process first, or leave the index to it: it keeps it current")
+				}
 				return err
 			}
 			st, err := retrieve.Status(e.ctx, s)
