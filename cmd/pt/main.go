@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"log"
 	"os"
 	"os/signal"
@@ -13,10 +12,7 @@ import (
 )
 
 func main() {
-	// bluge reports snapshots it skips on the standard logger ("error
-	// loading snapshot epoch" while a server writes the index); pt reports
-	// its own errors, and the index is a cache it rebuilds.
-	log.SetOutput(io.Discard)
+	log.SetOutput(quietBluge{os.Stderr})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
