@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 	"github.com/ptwiki/pt/wiki/spacegen"
 )
@@ -94,4 +95,57 @@ func benchSpace(b *testing.B) (int, *wiki.Space) {
 		b.Fatal(err)
 	}
 	return n, s
+}
+
+// BenchmarkQueryBesideHolder measures a cold query (a new pt query-kb
+// process) on a space whose index another process holds at head, as a
+// running pt serve does: each iteration drops this process's snapshots and
+// caches, opens the holder's snapshot and answers. It also reports, once,
+// what indexing the space in memory costs, which is what the query paid
+// before it could read the holder's snapshot.
+//
+//	go test ./retrieve/ -run '^$' -bench QueryBesideHolder -benchtime 20x
+func BenchmarkQueryBesideHolder(b *testing.B) {
+	n, s := benchSpace(b)
+	defer s.Close()
+	ctx := context.Background()
+	defer CloseIndexes()
+	if err := Refresh(ctx, s); err != nil {
+		b.Fatal(err)
+	}
+	holdIndex(b, s)
+	q := Request{Question: "which dashboard alert watches the quota limit"}
+
+	cold := func() {
+		closeSnapshots()
+		caches.Lock()
+		clear(caches.commits)
+		clear(caches.pages)
+		clear(caches.terms)
+		clear(caches.tokens)
+		caches.Unlock()
+	}
+	// What a query without the snapshot pays first: the space indexed in
+	// memory (the stand-in acquire builds).
+	t0 := time.Now()
+	mem, err := index.OpenMemory()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := update(ctx, s, mem, mustHead(b, s)); err != nil {
+		b.Fatal(err)
+	}
+	mem.Close()
+	b.Logf("%d pages: indexing the space in memory instead: %v", n, time.Since(t0))
+
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		cold()
+		b.StartTimer()
+		res, err := Query(ctx, s, q)
+		if err != nil || res.Trace.Index != "snapshot" {
+			b.Fatalf("query beside the holder: %+v %v", res.Trace, err)
+		}
+	}
 }
