@@ -16,13 +16,14 @@ import (
 type IndexStatus struct {
 	Dir     string `json:"dir"`
 	Exists  bool   `json:"exists"`
-	Commit  string `json:"commit,omitempty"` // the commit the index reflects
-	Head    string `json:"head,omitempty"`   // the space's head
-	Current bool   `json:"current"`          // Commit == Head: no update pending
-	Docs    int    `json:"docs"`             // pages, sections and spokes indexed
-	Bytes   int64  `json:"bytes"`            // size on disk
-	Busy    bool   `json:"busy,omitempty"`   // another process holds the index
-	Error   string `json:"error,omitempty"`  // why the index cannot be read (it is rebuilt on the next query)
+	Commit  string `json:"commit,omitempty"`     // the commit the index reflects
+	Head    string `json:"head,omitempty"`       // the space's head
+	Current bool   `json:"current"`              // Commit == Head: no update pending
+	Docs    int    `json:"docs"`                 // pages, sections and spokes indexed
+	Bytes   int64  `json:"bytes"`                // size on disk
+	Busy    bool   `json:"busy,omitempty"`       // another process holds the index
+	Holder  int    `json:"holder_pid,omitempty"` // the process id recorded by the holder of a busy index
+	Error   string `json:"error,omitempty"`      // why the index cannot be read (it is rebuilt on the next query)
 }
 
 // Status reports on the space's index without changing it. A corrupt index
@@ -48,7 +49,7 @@ func Status(ctx context.Context, s *wiki.Space) (IndexStatus, error) {
 		case errors.Is(err, index.ErrBusy):
 			// Another process (a server) holds it: report what its
 			// latest snapshot holds.
-			st.Busy = true
+			st.Busy, st.Holder = true, index.Holder(dir)
 			if ix, err = index.OpenSnapshot(dir); err != nil {
 				return st, nil
 			}

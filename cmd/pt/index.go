@@ -75,7 +75,7 @@ func renderStatus(w io.Writer, st retrieve.IndexStatus) {
 		fmt.Fprintf(w, "no index yet at %s (the next query builds it)\n", st.Dir)
 		return
 	case st.Busy && st.Commit == "":
-		fmt.Fprintf(w, "index %s is held by another pt process\n", st.Dir)
+		fmt.Fprintf(w, "index %s is held by %s\n", st.Dir, holder(st))
 		return
 	case st.Error != "":
 		fmt.Fprintf(w, "index %s unreadable: %s (the next query rebuilds it)\n", st.Dir, st.Error)
@@ -84,11 +84,19 @@ func renderStatus(w io.Writer, st retrieve.IndexStatus) {
 	state := "current"
 	switch {
 	case st.Busy && st.Current:
-		state = "current, held by another pt process (queries here read it)"
+		state = "current, held by " + holder(st) + " (queries here read it)"
 	case st.Busy:
-		state = "behind HEAD, held by another pt process (which updates it)"
+		state = "behind HEAD, held by " + holder(st) + " (which updates it)"
 	case !st.Current:
 		state = "behind HEAD (the next query updates it)"
 	}
 	fmt.Fprintf(w, "index %s\ncommit %s, %s\n%d units, %d bytes\n", st.Dir, st.Commit, state, st.Docs, st.Bytes)
+}
+
+// holder names the process that holds a busy index.
+func holder(st retrieve.IndexStatus) string {
+	if st.Holder > 0 {
+		return fmt.Sprintf("another pt process (pid %d)", st.Holder)
+	}
+	return "another pt process"
 }

@@ -19,6 +19,9 @@ func TestSnapshotBesideWriter(t *testing.T) {
 	defer w.Close()
 	apply(t, w, "c1", []Doc{{ID: "pages/a.md", Path: "pages/a.md", Type: "page", Title: "Alpha"}})
 
+	if got := Holder(dir); got != os.Getpid() {
+		t.Errorf("Holder = %d, want this process, %d", got, os.Getpid())
+	}
 	snap, err := OpenSnapshot(dir)
 	if err != nil {
 		t.Fatal(err)
