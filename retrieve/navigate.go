@@ -21,10 +21,10 @@ const (
 // match the question (the spokes' titles, descriptions and member lines are
 // indexed, standing in for the hub's one line per topic), reads those spokes
 // from git, and ranks the sections of their member pages that are within
-// (canonical keys; nil: all of them). A hit on a summary brings its source
-// along, since spokes list summaries and not sources. Searching only the
-// members the pages channel also found costs a fraction of searching them
-// all and ranks every question of the evaluation sets the same.
+// (canonical keys). A hit on a summary brings its source along, since
+// spokes list summaries and not sources. Searching only the members the
+// pages channel also found costs a fraction of searching them all and ranks
+// every question of the evaluation sets the same.
 func navigate(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, question string, within map[string]bool, tr *Trace) ([]index.Hit, error) {
 	spokes, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typeSpoke}, Limit: 2 * maxTopics, OmitBody: true, ExcludeStatus: inactive})
 	if err != nil || len(spokes) == 0 {
@@ -68,7 +68,7 @@ func navigate(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev
 	}
 	paths := make([]string, 0, len(members))
 	for p := range members {
-		if within == nil || within[canonical(p)] {
+		if within[canonical(p)] {
 			paths = append(paths, p)
 		}
 	}

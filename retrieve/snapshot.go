@@ -17,14 +17,8 @@ import (
 // is closed when its last query releases it.
 var snaps = struct {
 	sync.Mutex
-	m map[string]*snapshot
-}{m: map[string]*snapshot{}}
-
-type snapshot struct {
-	ix   *index.Index
-	refs int  // queries using it, guarded by snaps
-	old  bool // replaced: close at the last release
-}
+	m map[string]*shared
+}{m: map[string]*shared{}}
 
 // snapshotAt returns a handle on a read-only snapshot of dir at head, or nil
 // when none is (the writer has not caught up, or dir cannot be read); then
@@ -44,23 +38,12 @@ func snapshotAt(dir string, head wiki.Rev) (h *handle, units int) {
 			return nil, units
 		}
 		if cur != nil {
-			cur.old = true
-			if cur.refs == 0 {
-				cur.ix.Close()
-			}
+			cur.retire()
 		}
-		cur = &snapshot{ix: ix}
+		cur = &shared{ix: ix}
 		snaps.m[dir] = cur
 	}
-	cur.refs++
-	return &handle{ix: cur.ix, kind: "snapshot", done: func() {
-		snaps.Lock()
-		defer snaps.Unlock()
-		cur.refs--
-		if cur.old && cur.refs == 0 {
-			cur.ix.Close()
-		}
-	}}, 0
+	return cur.take(&snaps.Mutex, "snapshot"), 0
 }
 
 // A holder that refreshes its index (pt serve, every --index-every) reaches
@@ -98,11 +81,8 @@ func closeSnapshots() error {
 	defer snaps.Unlock()
 	var first error
 	for dir, sn := range snaps.m {
-		sn.old = true
-		if sn.refs == 0 {
-			if err := sn.ix.Close(); err != nil && first == nil {
-				first = err
-			}
+		if err := sn.retire(); err != nil && first == nil {
+			first = err
 		}
 		delete(snaps.m, dir)
 	}

@@ -32,9 +32,9 @@ func IndexDir(s *wiki.Space) string { return filepath.Join(s.StateDir(), indexDi
 var open = struct {
 	sync.Mutex
 	m         map[string]*index.Index
-	mem       map[string]*index.Index
+	mem       map[string]*shared
 	busyUntil map[string]time.Time
-}{m: map[string]*index.Index{}, mem: map[string]*index.Index{}, busyUntil: map[string]time.Time{}}
+}{m: map[string]*index.Index{}, mem: map[string]*shared{}, busyUntil: map[string]time.Time{}}
 
 // busyRetry is how long a busy index directory is left alone.
 var busyRetry = 5 * time.Second
@@ -75,20 +75,24 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 	open.Lock()
 	mem := open.mem[dir]
 	if mem == nil {
-		if mem, err = index.OpenMemory(); err != nil {
+		ix, err := index.OpenMemory()
+		if err != nil {
 			open.Unlock()
 			return nil, err
 		}
+		mem = &shared{ix: ix}
 		open.mem[dir] = mem
 	}
+	h := mem.take(&open.Mutex, "memory")
 	open.Unlock()
 	updateMu.Lock()
-	err = update(ctx, s, mem, head)
+	err = update(ctx, s, h.ix, head)
 	updateMu.Unlock()
 	if err != nil {
+		h.release()
 		return nil, err
 	}
-	return &handle{ix: mem, kind: "memory"}, nil
+	return h, nil
 }
 
 // standIn reports whether this process keeps an index of dir in memory.
@@ -115,23 +119,13 @@ func diskIndex(dir string) (*index.Index, error) {
 		open.m[dir] = ix
 		delete(open.busyUntil, dir)
 		if mem := open.mem[dir]; mem != nil {
-			retire(mem)
+			mem.retire()
 			delete(open.mem, dir)
 		}
 	case errors.Is(err, index.ErrBusy):
 		open.busyUntil[dir] = time.Now().Add(busyRetry)
 	}
 	return ix, err
-}
-
-// retireDelay is how long an index in memory that the disk index replaced
-// stays open: queries that took it before the switch finish on it.
-const retireDelay = time.Minute
-
-// retire closes a replaced index in memory once the queries still using it
-// are done, which take milliseconds, not a minute.
-func retire(mem *index.Index) {
-	time.AfterFunc(retireDelay, func() { mem.Close() })
 }
 
 // updateDisk brings the process's on-disk index to head, rebuilding it when
@@ -221,7 +215,7 @@ func resetAt(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) erro
 		delete(open.m, dir)
 	}
 	if mem := open.mem[dir]; mem != nil {
-		retire(mem)
+		mem.retire()
 		delete(open.mem, dir)
 	}
 	delete(open.busyUntil, dir)
@@ -251,8 +245,8 @@ func CloseIndexes() error {
 		errs = append(errs, ix.Close())
 		delete(open.m, dir)
 	}
-	for dir, ix := range open.mem {
-		errs = append(errs, ix.Close())
+	for dir, mem := range open.mem {
+		errs = append(errs, mem.retire())
 		delete(open.mem, dir)
 	}
 	clear(open.busyUntil)

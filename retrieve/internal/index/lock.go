@@ -1,6 +1,10 @@
 package index
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -49,4 +53,20 @@ func releaseDir(dir string) {
 	openDirs.Lock()
 	defer openDirs.Unlock()
 	delete(openDirs.m, dir)
+}
+
+// Holder returns the process id bluge recorded when it took dir's writer
+// lock, for telling a person which process holds a busy index; 0 when none
+// is recorded. The file outlives a crashed holder, so the id is only a hint
+// beside ErrBusy.
+func Holder(dir string) int {
+	b, err := os.ReadFile(filepath.Join(dir, pidName))
+	if err != nil {
+		return 0
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/blugelabs/bluge"
@@ -61,20 +59,4 @@ func OpenSnapshot(dir string) (*Index, error) {
 		return nil, fmt.Errorf("open index snapshot %s: %w: %w", dir, ErrCorrupt, err)
 	}
 	return ix, nil
-}
-
-// Holder returns the process id bluge recorded when it took dir's writer
-// lock, for telling a person which process holds a busy index; 0 when none
-// is recorded. The file outlives a crashed holder, so the id is only a hint
-// beside ErrBusy.
-func Holder(dir string) int {
-	b, err := os.ReadFile(filepath.Join(dir, pidName))
-	if err != nil {
-		return 0
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
-		return 0
-	}
-	return pid
 }
