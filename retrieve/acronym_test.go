@@ -110,10 +110,9 @@ func TestAcronymHeldByShortForm(t *testing.T) {
 		"pages/events.md": page(content.Meta{Title: "Events"},
 			"# Events\n\nTo start a new event, ask the steering committee, who approves it.\n"),
 	}
-	for i := range int(tune.missingMinPages) {
-		files[fmt.Sprintf("pages/steering-%03d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Steering note %d", i)},
-			fmt.Sprintf("# Note %d\n\nThe steering committee approves the new budget of round %d.\n", i, i))
-	}
+	padSpace(files, "steering", "Steering note %d", func(i int) string {
+		return fmt.Sprintf("# Note %d\n\nThe steering committee approves the new budget of round %d.\n", i, i)
+	})
 	put(t, s, files)
 	answeredOnlyWith(t, s, "How do I start a new working group, and who approves it?", "pages/lifecycle.md", func() { tune.acronyms = false })
 }

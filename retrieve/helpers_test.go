@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -129,4 +130,13 @@ func holdIndex(t testing.TB, s *wiki.Space) *index.Index {
 	}
 	t.Cleanup(func() { other.Close() })
 	return other
+}
+
+// padSpace adds tune.missingMinPages pages to files, so that the space is
+// large enough for the missing-word rule: pages/<slug>-NNN.md, titled
+// title (a format of the page's number), with body(number) as its text.
+func padSpace(files map[string]string, slug, title string, body func(i int) string) {
+	for i := range int(tune.missingMinPages) {
+		files[fmt.Sprintf("pages/%s-%03d.md", slug, i)] = page(content.Meta{Title: fmt.Sprintf(title, i)}, body(i))
+	}
 }

@@ -35,10 +35,9 @@ func TestSuperlativeIsNotAMissingSubject(t *testing.T) {
 	}
 	// A space large enough for the missing-word rule, whose pages share
 	// the question's other words.
-	for i := range int(tune.missingMinPages) {
-		files[fmt.Sprintf("pages/port-%03d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Port %d", i)},
-			fmt.Sprintf("# Port %d\n\nNotes on building Go for board %d, what it runs on and which Linux it needs.\n", i, i))
-	}
+	padSpace(files, "port", "Port %d", func(i int) string {
+		return fmt.Sprintf("# Port %d\n\nNotes on building Go for board %d, what it runs on and which Linux it needs.\n", i, i)
+	})
 	put(t, s, files)
 	answeredOnlyWith(t, s, "What is the oldest Linux kernel Go runs on?", "pages/requirements.md", func() { tune.baseForms = false })
 }

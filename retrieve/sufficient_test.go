@@ -16,10 +16,9 @@ import (
 func TestMissingWordRefuses(t *testing.T) {
 	s := newSpace(t)
 	files := map[string]string{}
-	for i := range int(tune.missingMinPages) {
-		files[fmt.Sprintf("pages/team-%03d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Team note %d", i)},
-			fmt.Sprintf("# Note %d\n\nHow the team works with interns on release %d, how much and how many reviews each change gets each round, and who is paid for it.\n", i, i))
-	}
+	padSpace(files, "team", "Team note %d", func(i int) string {
+		return fmt.Sprintf("# Note %d\n\nHow the team works with interns on release %d, how much and how many reviews each change gets each round, and who is paid for it.\n", i, i)
+	})
 	put(t, s, files)
 	put(t, s, map[string]string{
 		"pages/interns.md": page(content.Meta{Title: "Intern programme"},
@@ -74,10 +73,9 @@ func TestQuestionWord(t *testing.T) {
 func TestMissingCommonWordAnswers(t *testing.T) {
 	s := newSpace(t)
 	files := map[string]string{}
-	for i := range int(tune.missingMinPages) {
-		files[fmt.Sprintf("pages/team-%03d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Team note %d", i)},
-			fmt.Sprintf("# Note %d\n\nHow the team works on release %d, how much and how many reviews each change gets, and who is paid for it.\n", i, i))
-	}
+	padSpace(files, "team", "Team note %d", func(i int) string {
+		return fmt.Sprintf("# Note %d\n\nHow the team works on release %d, how much and how many reviews each change gets, and who is paid for it.\n", i, i)
+	})
 	for i := range 6 {
 		files[fmt.Sprintf("pages/equipment-%d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Equipment %d", i)},
 			fmt.Sprintf("# Equipment %d\n\nEvery new laptop is ordered through the office in batch %d.\n", i, i))
