@@ -125,11 +125,6 @@ func Eval(ctx context.Context, s *wiki.Space, qs []Question, opts EvalOptions) (
 	if err != nil {
 		return nil, err
 	}
-	h, err := acquire(ctx, s, head)
-	if err != nil {
-		return nil, err
-	}
-	defer h.release()
 	kw, err := newKeywordBaseline(ctx, s, head)
 	if err != nil {
 		return nil, err
@@ -162,6 +157,13 @@ func Eval(ctx context.Context, s *wiki.Space, qs []Question, opts EvalOptions) (
 			return ps, tokens, len(ps) > 0, 0, nil
 		}},
 		{name: "bm25-pt-index", run: func(ctx context.Context, q Question) ([]string, int, bool, float64, error) {
+			// The index is taken per question, as Query takes it: a
+			// query holds it only while it runs, so that a rebuild can wait.
+			h, err := acquire(ctx, s, head)
+			if err != nil {
+				return nil, 0, false, 0, err
+			}
+			defer h.release()
 			ps, tokens, err := bm25Pages(ctx, h.ix, q.Question, req)
 			return ps, tokens, len(ps) > 0, 0, err
 		}},

@@ -76,20 +76,34 @@ func Rebuild(ctx context.Context, s *wiki.Space) error {
 		return err
 	}
 	dir := IndexDir(s)
+	if err := probeFree(dir); err != nil {
+		return fmt.Errorf("rebuild index: %w", err)
+	}
+	if err := resetAt(ctx, s, dir, head); err != nil {
+		return fmt.Errorf("rebuild index: %w", err)
+	}
+	return nil
+}
+
+// probeFree closes this process's index of dir, once the queries reading it
+// have finished, and reports ErrIndexBusy when another process holds the
+// index: nothing another process is using may be deleted.
+func probeFree(dir string) error {
+	rw := readersOf(dir)
+	rw.Lock()
+	defer rw.Unlock()
 	open.Lock()
 	if ix := open.m[dir]; ix != nil {
 		ix.Close()
 		delete(open.m, dir)
 	}
 	open.Unlock()
-	// Probe the lock before deleting anything another process is using.
-	if ix, err := index.Open(dir); errors.Is(err, index.ErrBusy) {
-		return fmt.Errorf("rebuild index: %w", ErrIndexBusy)
-	} else if err == nil {
+	ix, err := index.Open(dir)
+	switch {
+	case errors.Is(err, index.ErrBusy):
+		return ErrIndexBusy
+	case err == nil:
 		ix.Close()
-	}
-	if err := resetAt(ctx, s, dir, head); err != nil {
-		return fmt.Errorf("rebuild index: %w", err)
 	}
 	return nil
 }

@@ -58,10 +58,13 @@ type handle struct {
 // cache: no failure of it is fatal while git can be read.
 func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error) {
 	dir := IndexDir(s)
+	rw := readersOf(dir)
+	rw.RLock()
 	ix, err := diskIndex(dir)
 	if err == nil {
 		return updateDisk(ctx, s, dir, ix, head)
 	}
+	rw.RUnlock()
 	if errors.Is(err, index.ErrBusy) {
 		h, units := snapshotAt(dir, head)
 		if h == nil && units > 0 && !standIn(dir) {
@@ -129,22 +132,25 @@ func diskIndex(dir string) (*index.Index, error) {
 }
 
 // updateDisk brings the process's on-disk index to head, rebuilding it when
-// the incremental update fails.
+// the incremental update fails. It is called with a read of dir's readers
+// held, which the returned handle's release ends (an error ends it at once).
 func updateDisk(ctx context.Context, s *wiki.Space, dir string, ix *index.Index, head wiki.Rev) (*handle, error) {
+	rw := readersOf(dir)
 	updateMu.Lock()
 	err := update(ctx, s, ix, head)
 	updateMu.Unlock()
-	if err != nil {
-		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-			// A failed incremental update (the recorded commit is gone after
-			// a history rewrite, say) is repaired by a full rebuild.
-			if rerr := resetAt(ctx, s, dir, head); rerr == nil {
-				return acquireOpen(dir)
-			}
-		}
-		return nil, err
+	if err == nil {
+		return &handle{ix: ix, kind: "disk", done: rw.RUnlock}, nil
 	}
-	return &handle{ix: ix, kind: "disk"}, nil
+	rw.RUnlock()
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		// A failed incremental update (the recorded commit is gone after
+		// a history rewrite, say) is repaired by a full rebuild.
+		if rerr := resetAt(ctx, s, dir, head); rerr == nil {
+			return acquireOpen(dir)
+		}
+	}
+	return nil, err
 }
 
 // Refresh brings the space's on-disk index to its head when this process
@@ -159,13 +165,18 @@ func Refresh(ctx context.Context, s *wiki.Space) error {
 		return err
 	}
 	dir := IndexDir(s)
+	rw := readersOf(dir)
+	rw.RLock()
 	ix, err := diskIndex(dir)
 	switch {
 	case errors.Is(err, index.ErrBusy):
+		rw.RUnlock()
 		return nil
 	case err != nil:
+		rw.RUnlock()
 		return fmt.Errorf("refresh index: %w", err)
 	case ix.Commit() == string(head):
+		rw.RUnlock()
 		return nil
 	}
 	h, err := updateDisk(ctx, s, dir, ix, head)
@@ -176,12 +187,17 @@ func Refresh(ctx context.Context, s *wiki.Space) error {
 	return nil
 }
 
+// acquireOpen returns a handle on the process's on-disk index of dir, with
+// a read of dir's readers held until its release.
 func acquireOpen(dir string) (*handle, error) {
+	rw := readersOf(dir)
+	rw.RLock()
 	open.Lock()
 	defer open.Unlock()
 	if ix := open.m[dir]; ix != nil {
-		return &handle{ix: ix, kind: "disk"}, nil
+		return &handle{ix: ix, kind: "disk", done: rw.RUnlock}, nil
 	}
+	rw.RUnlock()
 	return nil, fmt.Errorf("index %s: not open", dir)
 }
 
@@ -206,8 +222,13 @@ func openOrReset(dir string) (*index.Index, error) {
 	return index.Open(dir)
 }
 
-// resetAt closes, deletes and rebuilds the process's index of dir at head.
+// resetAt closes, deletes and rebuilds the process's index of dir at head,
+// once the queries reading it have finished. The caller must not hold a
+// read of dir's readers.
 func resetAt(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) error {
+	rw := readersOf(dir)
+	rw.Lock()
+	defer rw.Unlock()
 	open.Lock()
 	defer open.Unlock()
 	if ix := open.m[dir]; ix != nil {
