@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
 )
 
 // indexFile is .git/index decoded just enough to replace a few entries and
@@ -180,14 +179,13 @@ func newIndexEntry(name string, blob Hash, mode uint32, fi os.FileInfo) indexEnt
 		binary.BigEndian.PutUint32(raw[8:], uint32(mt.Unix()))
 		binary.BigEndian.PutUint32(raw[12:], uint32(mt.Nanosecond()))
 		binary.BigEndian.PutUint32(raw[36:], uint32(fi.Size()))
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			sec, nsec := ctime(st)
-			binary.BigEndian.PutUint32(raw[0:], uint32(sec))
-			binary.BigEndian.PutUint32(raw[4:], uint32(nsec))
-			binary.BigEndian.PutUint32(raw[16:], uint32(st.Dev))
-			binary.BigEndian.PutUint32(raw[20:], uint32(st.Ino))
-			binary.BigEndian.PutUint32(raw[28:], st.Uid)
-			binary.BigEndian.PutUint32(raw[32:], st.Gid)
+		if st, ok := statOf(fi); ok {
+			binary.BigEndian.PutUint32(raw[0:], uint32(st.ctimeSec))
+			binary.BigEndian.PutUint32(raw[4:], uint32(st.ctimeNsec))
+			binary.BigEndian.PutUint32(raw[16:], st.dev)
+			binary.BigEndian.PutUint32(raw[20:], st.ino)
+			binary.BigEndian.PutUint32(raw[28:], st.uid)
+			binary.BigEndian.PutUint32(raw[32:], st.gid)
 		}
 	}
 	binary.BigEndian.PutUint32(raw[24:], mode)

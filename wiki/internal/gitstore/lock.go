@@ -2,12 +2,10 @@ package gitstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -103,13 +101,13 @@ func flockWait(ctx context.Context, p, what string, maxDelay time.Duration) (*os
 	}
 	delay := time.Millisecond
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return f, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+		held, err := tryLockFile(f)
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("gitstore: %s %s: %w", what, p, err)
+		}
+		if held {
+			return f, nil
 		}
 		select {
 		case <-ctx.Done():

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -502,12 +501,4 @@ func (s *Store) readJournal() ([]wtEntry, int, error) {
 		out = append(out, e)
 	}
 	return out, pid, nil
-}
-
-// processDead reports whether pid no longer exists.
-func processDead(pid int) bool {
-	if pid <= 0 || pid == os.Getpid() {
-		return false
-	}
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }

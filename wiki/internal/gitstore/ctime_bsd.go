@@ -1,8 +1,0 @@
-//go:build darwin || freebsd || netbsd
-
-package gitstore
-
-import "syscall"
-
-// ctime is the inode change time git records in an index entry.
-func ctime(st *syscall.Stat_t) (sec, nsec int64) { return st.Ctimespec.Sec, st.Ctimespec.Nsec }
