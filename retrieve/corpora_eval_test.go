@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +81,33 @@ func loadQuestions(t *testing.T, p string) []retrieve.Question {
 		t.Fatal(err)
 	}
 	return qs
+}
+
+// padSpace adds n generated pages (spacegen, in the vocabulary of a team's
+// engineering notes) to s, as one more batch.
+func padSpace(t *testing.T, s *wiki.Space, n int) {
+	t.Helper()
+	if n <= 0 {
+		return
+	}
+	start := time.Now()
+	if err := spacegen.Fill(context.Background(), s, spacegen.Options{Pages: n, Seed: 7, When: evalWhen}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("added %d generated pages in %v", n, time.Since(start))
+}
+
+// envPages reads a page count from the environment variable name, def
+// when it is unset.
+func envPages(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a page count", name, v)
+	}
+	return n
 }

@@ -105,3 +105,8 @@ func init() {
 	TuneVariants["bb-p3"] = func() { tune.pageSummaries, tune.backbone, tune.wPages = true, true, 3 }
 	TuneVariants["bb-p2-fb0.3"] = func() { tune.pageSummaries, tune.backbone, tune.wPages, tune.wFeedback = true, true, 2, 0.3 }
 }
+
+func init() {
+	TuneVariants["fb0"] = func() { tune.wFeedback = 0 }
+	TuneVariants["s0"] = func() { tune.wSections = 0 }
+}

@@ -39,6 +39,9 @@ func TestDumpEvidence(t *testing.T) {
 	defer retrieve.CloseIndexes()
 	for _, c := range evalCorpora {
 		s := importCorpus(t, c)
+		// PT_DUMP_PAD: the corpus among that many generated pages
+		// (TestImportedCorpusAtScale).
+		padSpace(t, s, envPages(t, "PT_DUMP_PAD", 0))
 		// dev, own and the sets written later, with in-domain
 		// unanswerable questions.
 		files := []string{c.devFile(), c.own, c.set("more-questions-a"), c.set("more-questions-b")}

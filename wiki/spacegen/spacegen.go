@@ -27,6 +27,20 @@ type Options struct {
 
 // Generate creates a space in dir (a new repository) and fills it.
 func Generate(ctx context.Context, dir string, o Options) (*wiki.Space, error) {
+	o = o.withDefaults()
+	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "generated", When: o.When})
+	if err != nil {
+		return nil, err
+	}
+	if err := Fill(ctx, s, o); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// withDefaults fills in the zero values Options documents.
+func (o Options) withDefaults() Options {
 	if o.Pages <= 0 {
 		o.Pages = 1000
 	}
@@ -39,19 +53,12 @@ func Generate(ctx context.Context, dir string, o Options) (*wiki.Space, error) {
 	if o.When.IsZero() {
 		o.When = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	}
-	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "generated", When: o.When})
-	if err != nil {
-		return nil, err
-	}
-	if err := Fill(ctx, s, o); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return s, nil
+	return o
 }
 
 // Fill adds o.Pages generated pages to an existing space.
 func Fill(ctx context.Context, s *wiki.Space, o Options) error {
+	o = o.withDefaults()
 	g := newGen(o)
 	docs := g.plan()
 	size := o.BatchSize
