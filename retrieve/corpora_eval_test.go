@@ -54,18 +54,24 @@ func importCorpus(t *testing.T, c evalCorpus) *wiki.Space {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip(err)
 	}
-	ctx := context.Background()
-	s, _, err := wiki.Init(ctx, t.TempDir(), wiki.InitOptions{Name: c.name, When: evalWhen})
+	s, _, err := wiki.Init(context.Background(), t.TempDir(), wiki.InitOptions{Name: c.name, When: evalWhen})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	importInto(t, s, c)
+	return s
+}
+
+// importInto imports the corpus into s, as one more batch.
+func importInto(t *testing.T, s *wiki.Space, c evalCorpus) {
+	t.Helper()
 	start := time.Now()
-	if _, err := ingest.Import(ctx, s, dir, ingest.ImportOptions{ApprovedBy: "eval", When: evalWhen, SitePrefixes: c.prefixes}); err != nil {
+	dir := filepath.Join(spacegen.Corpora(), c.name)
+	if _, err := ingest.Import(context.Background(), s, dir, ingest.ImportOptions{ApprovedBy: "eval", When: evalWhen, SitePrefixes: c.prefixes}); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("import %s %v", c.name, time.Since(start))
-	return s
 }
 
 // loadQuestions reads a question file.

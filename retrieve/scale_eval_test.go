@@ -30,3 +30,23 @@ func TestImportedCorpusAtScale(t *testing.T) {
 		})
 	}
 }
+
+// TestImportedCorporaTogether asks each corpus's questions in one space that
+// holds both corpora, as a space grows to hold several teams' knowledge: the
+// Go wiki's pages are real, coherent distractors for the Kubernetes
+// community's questions, and the other way round. PT_EVAL=1 only.
+func TestImportedCorporaTogether(t *testing.T) {
+	if os.Getenv("PT_EVAL") == "" {
+		t.Skip("set PT_EVAL=1 to evaluate on the corpora")
+	}
+	s := importCorpus(t, evalCorpora[0])
+	for _, c := range evalCorpora[1:] {
+		importInto(t, s, c)
+	}
+	defer retrieve.CloseIndexes()
+	for _, c := range evalCorpora {
+		t.Run(c.name, func(t *testing.T) {
+			retrieve.LogCorpusEval(t, s, []string{c.devFile(), c.own, c.set("final-questions"), c.set("more-questions-a"), c.set("more-questions-b")}, evalWhen)
+		})
+	}
+}
