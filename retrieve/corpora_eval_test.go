@@ -46,6 +46,11 @@ func (c evalCorpus) set(name string) string {
 	return strings.Replace(c.own, "questions", name, 1)
 }
 
+// sets are every question file of the corpus: dev, own, final and more.
+func (c evalCorpus) sets() []string {
+	return []string{c.devFile(), c.own, c.set("final-questions"), c.set("more-questions-a"), c.set("more-questions-b")}
+}
+
 // importCorpus imports the corpus into a new space, as `pt import` with its
 // site prefixes does, skipping the test when the corpus is not there.
 func importCorpus(t *testing.T, c evalCorpus) *wiki.Space {

@@ -21,7 +21,7 @@ func TestImportedCorpusEval(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := importCorpus(t, c)
 			defer retrieve.CloseIndexes()
-			retrieve.LogCorpusEval(t, s, []string{c.devFile(), c.own, c.set("final-questions"), c.set("more-questions-a"), c.set("more-questions-b")}, evalWhen)
+			retrieve.LogCorpusEval(t, s, c.sets(), evalWhen)
 		})
 	}
 }

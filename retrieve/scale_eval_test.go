@@ -26,7 +26,7 @@ func TestImportedCorpusAtScale(t *testing.T) {
 			s := importCorpus(t, c)
 			defer retrieve.CloseIndexes()
 			padSpace(t, s, pad)
-			retrieve.LogCorpusEval(t, s, []string{c.devFile(), c.own, c.set("final-questions"), c.set("more-questions-a"), c.set("more-questions-b")}, evalWhen)
+			retrieve.LogCorpusEval(t, s, c.sets(), evalWhen)
 		})
 	}
 }
@@ -46,7 +46,7 @@ func TestImportedCorporaTogether(t *testing.T) {
 	defer retrieve.CloseIndexes()
 	for _, c := range evalCorpora {
 		t.Run(c.name, func(t *testing.T) {
-			retrieve.LogCorpusEval(t, s, []string{c.devFile(), c.own, c.set("final-questions"), c.set("more-questions-a"), c.set("more-questions-b")}, evalWhen)
+			retrieve.LogCorpusEval(t, s, c.sets(), evalWhen)
 		})
 	}
 }

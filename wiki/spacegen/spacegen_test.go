@@ -17,19 +17,8 @@ func TestGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	head, _ := s.Head(context.Background())
-	pages, err := s.Pages(context.Background(), head)
-	if err != nil {
-		t.Fatal(err)
-	}
-	content := 0
-	for _, p := range pages {
-		if strings.HasPrefix(p.Path, "sources/") || strings.HasPrefix(p.Path, "summaries/") || strings.HasPrefix(p.Path, "pages/") {
-			content++
-		}
-	}
-	if content != 120 {
-		t.Fatalf("want 120 content pages, got %d", content)
+	if n := contentPages(t, s); n != 120 {
+		t.Fatalf("want 120 content pages, got %d", n)
 	}
 	out, err := exec.Command("git", "-C", dir, "fsck", "--strict").CombinedOutput()
 	if err != nil {
@@ -49,7 +38,20 @@ func TestFillWithDefaults(t *testing.T) {
 	if err := spacegen.Fill(ctx, s, spacegen.Options{Pages: 30}); err != nil {
 		t.Fatal(err)
 	}
-	head, _ := s.Head(ctx)
+	if n := contentPages(t, s); n != 30 {
+		t.Fatalf("want 30 content pages, got %d", n)
+	}
+}
+
+// contentPages counts the sources, summaries and concept pages of s at its
+// head.
+func contentPages(t *testing.T, s *wiki.Space) int {
+	t.Helper()
+	ctx := context.Background()
+	head, err := s.Head(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pages, err := s.Pages(ctx, head)
 	if err != nil {
 		t.Fatal(err)
@@ -60,9 +62,7 @@ func TestFillWithDefaults(t *testing.T) {
 			n++
 		}
 	}
-	if n != 30 {
-		t.Fatalf("want 30 content pages, got %d", n)
-	}
+	return n
 }
 
 func BenchmarkGenerate1k(b *testing.B) {
