@@ -18,11 +18,12 @@ type evidence struct {
 	SecRatio  float64 // the sections channel: best page's score over the fifth best page's
 
 	// From the coverage (sufficient).
-	Best, Union, Top1 float64 // shares of the question's weight: best single result, the top results jointly, the first result
-	Absent            float64 // share of the weight held by terms the space never uses
-	MissingMax        float64 // the heaviest term the top results lack, as a share of the weight
-	MissingTerm       string  // that term (tuning)
-	MissingDF, N      uint64  // how many units of the space hold it, of how many (tuning)
+	Best, Union, Top1 float64  // shares of the question's weight: best single result, the top results jointly, the first result
+	Absent            float64  // share of the weight held by terms the space never uses
+	MissingMax        float64  // the heaviest term the top results lack, as a share of the weight
+	MissingTerm       string   // that term (tuning)
+	MissingDF, N      uint64   // how many units of the space hold it, of how many (tuning)
+	DFs               []uint64 // every question term's document frequency (tuning)
 	Terms             int
 
 	basePages []index.Hit // the plain page search's best pages, with their text (tune.baseCoverage)

@@ -33,7 +33,7 @@ func WithTune(name string, noSuff bool) func() {
 func SetGateHook(f func(question string, features map[string]any)) func() {
 	gateHook = func(ev evidence) {
 		f(ev.Question, map[string]any{"agree": ev.Agree, "agree3": ev.AgreeTop3, "pratio": ev.PageRatio, "sratio": ev.SecRatio,
-			"best": ev.Best, "union": ev.Union, "top1": ev.Top1, "absent": ev.Absent, "missmax": ev.MissingMax, "terms": ev.Terms, "mterm": ev.MissingTerm, "mdf": ev.MissingDF, "n": ev.N, "channels": ev.channels})
+			"best": ev.Best, "union": ev.Union, "top1": ev.Top1, "absent": ev.Absent, "missmax": ev.MissingMax, "terms": ev.Terms, "mterm": ev.MissingTerm, "mdf": ev.MissingDF, "n": ev.N, "dfs": ev.DFs, "channels": ev.channels})
 	}
 	return func() { gateHook = nil }
 }

@@ -123,6 +123,12 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 		ev.Best, ev.Union, ev.Top1 = best/all, have/all, top1/all
 		ev.Absent, ev.MissingMax = absent/all, missing/all
 		ev.MissingTerm, ev.MissingDF, ev.N = missingTerm, st.DF[missingTerm], st.N
+		if gateHook != nil {
+			ev.DFs = ev.DFs[:0]
+			for _, t := range terms {
+				ev.DFs = append(ev.DFs, st.DF[t])
+			}
+		}
 	}
 	ev.Terms = len(terms)
 	if gateHook != nil {

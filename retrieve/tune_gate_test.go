@@ -42,6 +42,14 @@ func TestDumpEvidence(t *testing.T) {
 		// PT_DUMP_PAD: the corpus among that many generated pages
 		// (TestImportedCorpusAtScale).
 		padSpace(t, s, envPages(t, "PT_DUMP_PAD", 0))
+		if os.Getenv("PT_DUMP_TOGETHER") != "" {
+			// Every corpus in one space (TestImportedCorporaTogether).
+			for _, o := range evalCorpora {
+				if o.name != c.name {
+					importInto(t, s, o)
+				}
+			}
+		}
 		// dev, own and the sets written later, with in-domain
 		// unanswerable questions.
 		files := []string{c.devFile(), c.own, c.set("more-questions-a"), c.set("more-questions-b")}
