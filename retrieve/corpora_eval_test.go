@@ -94,9 +94,9 @@ func loadQuestions(t *testing.T, p string) []retrieve.Question {
 	return qs
 }
 
-// padSpace adds n generated pages (spacegen, in the vocabulary of a team's
+// addGenerated adds n generated pages (spacegen, in the vocabulary of a team's
 // engineering notes) to s, as one more batch.
-func padSpace(t *testing.T, s *wiki.Space, n int) {
+func addGenerated(t *testing.T, s *wiki.Space, n int) {
 	t.Helper()
 	if n <= 0 {
 		return

@@ -25,7 +25,7 @@ func TestImportedCorpusAtScale(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := importCorpus(t, c)
 			defer retrieve.CloseIndexes()
-			padSpace(t, s, pad)
+			addGenerated(t, s, pad)
 			retrieve.LogCorpusEval(t, s, c.sets(), evalWhen)
 		})
 	}

@@ -41,7 +41,7 @@ func TestDumpEvidence(t *testing.T) {
 		s := importCorpus(t, c)
 		// PT_DUMP_PAD: the corpus among that many generated pages
 		// (TestImportedCorpusAtScale).
-		padSpace(t, s, envPages(t, "PT_DUMP_PAD", 0))
+		addGenerated(t, s, envPages(t, "PT_DUMP_PAD", 0))
 		if os.Getenv("PT_DUMP_TOGETHER") != "" {
 			// Every corpus in one space (TestImportedCorporaTogether).
 			for _, o := range evalCorpora {
