@@ -277,9 +277,11 @@ func TestPendingJournalIsFinishedOnOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, ".pt-tmp-123"), "half") // a killed writer's temp file
-	// and a dead pt process's index.lock, younger than the journal
+	// and a dead pt process's index.lock, younger than the journal (the
+	// process is started first: the journal names it)
+	pid := deadPID(t)
 	writeFile(t, filepath.Join(s.GitDir(), "index.lock"), "")
-	rewriteJournalPID(t, s, deadPID(t))
+	rewriteJournalPID(t, s, pid)
 	s.mu.Unlock()
 
 	if st := git(t, dir, "status", "--porcelain"); st == "" {

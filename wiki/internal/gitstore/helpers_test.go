@@ -233,7 +233,9 @@ func gitStdinEnv(t testing.TB, dir, stdin string, env []string, args ...string) 
 // deadPID returns the pid of a process that has exited.
 func deadPID(t testing.TB) int {
 	t.Helper()
-	cmd := exec.Command("true")
+	// The test binary itself, running no test: a process that exits at
+	// once on every platform.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}

@@ -310,6 +310,14 @@ func (s *Store) writePack(objs []object) error {
 	base := filepath.Join(packDir, fmt.Sprintf("pack-%x", packSum))
 	pf.Chmod(0o444)
 	xf.Chmod(0o444)
+	// Both are closed before their renames: Windows refuses to rename a
+	// file that is open.
+	if err := xf.Close(); err != nil {
+		return fmt.Errorf("gitstore: write pack index: %w", err)
+	}
+	if err := pf.Close(); err != nil {
+		return fmt.Errorf("gitstore: write pack: %w", err)
+	}
 	// git finds packs by their .idx and ignores an .idx without its .pack;
 	// go-git finds them by the .pack and fails on a .pack without its .idx.
 	// So the .idx goes first: a crash between the renames leaves an orphan
@@ -466,15 +474,4 @@ func readAllInto(r io.Reader, b []byte) ([]byte, error) {
 			return b, err
 		}
 	}
-}
-
-// syncDir fsyncs a directory so that renames and creations in it survive a
-// power loss.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
