@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test demo lint check e2e bench
+.PHONY: build test demo lint check e2e windows-smoke bench
 
 build:
 	$(GO) build -o bin/pt ./cmd/pt
@@ -23,6 +23,9 @@ check: lint
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
 	$(GO) test -race ./...
+
+windows-smoke:
+	bash .ci/windows-smoke
 
 e2e:
 	PT_E2E=1 $(GO) test ./mcp/... ./cmd/pt/... -run 'E2E|Conformance' -v
