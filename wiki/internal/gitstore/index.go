@@ -106,7 +106,7 @@ func (s *Store) updateIndex(states []wtState, deadPID int, since time.Time) erro
 	if err := lock.Close(); err != nil {
 		return fmt.Errorf("gitstore: write index: %w", err)
 	}
-	if err := os.Rename(lockPath, idxPath); err != nil {
+	if err := replaceFile(lockPath, idxPath); err != nil {
 		return fmt.Errorf("gitstore: write index: %w", err)
 	}
 	done = true

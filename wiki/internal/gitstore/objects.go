@@ -194,7 +194,7 @@ func (s *Store) writeLoose(o object) (dir string, newDir bool, err error) {
 		os.Remove(tmp)
 		return "", newDir, fmt.Errorf("gitstore: write object %s: %w", o.hash, err)
 	}
-	if err := os.Rename(tmp, final); err != nil {
+	if err := replaceFile(tmp, final); err != nil {
 		os.Remove(tmp)
 		return "", newDir, fmt.Errorf("gitstore: write object %s: %w", o.hash, err)
 	}
@@ -322,13 +322,13 @@ func (s *Store) writePack(objs []object) error {
 	// go-git finds them by the .pack and fails on a .pack without its .idx.
 	// So the .idx goes first: a crash between the renames leaves an orphan
 	// .idx that neither sees.
-	if err := os.Rename(tmpIdx, base+".idx"); err != nil {
+	if err := replaceFile(tmpIdx, base+".idx"); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
 	}
 	if err := syncDir(packDir); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
 	}
-	if err := os.Rename(tmpPack, base+".pack"); err != nil {
+	if err := replaceFile(tmpPack, base+".pack"); err != nil {
 		return fmt.Errorf("gitstore: write pack: %w", err)
 	}
 	if err := syncDir(packDir); err != nil {

@@ -31,7 +31,7 @@ func (s *Store) refName() string { return "refs/heads/" + s.branch }
 // readRef returns the value of a ref in the common git dir: the loose file
 // if present, else its line in packed-refs, else the zero hash.
 func (s *Store) readRef(name string) (Hash, error) {
-	data, err := os.ReadFile(filepath.Join(s.commonDir, filepath.FromSlash(name)))
+	data, err := readReplaced(filepath.Join(s.commonDir, filepath.FromSlash(name)))
 	switch {
 	case err == nil:
 		line := strings.TrimSpace(string(data))
@@ -80,7 +80,7 @@ func (s *Store) readPackedRef(name string) (Hash, error) {
 // headTarget returns the ref HEAD points to in this (work tree's) git dir,
 // or "" when HEAD is detached.
 func (s *Store) headTarget() (string, error) {
-	data, err := os.ReadFile(filepath.Join(s.gitDir, "HEAD"))
+	data, err := readReplaced(filepath.Join(s.gitDir, "HEAD"))
 	if err != nil {
 		return "", fmt.Errorf("gitstore: read HEAD: %w", err)
 	}

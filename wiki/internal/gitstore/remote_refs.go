@@ -60,7 +60,7 @@ func (s *Store) setRef(name string, old, h Hash, force bool) error {
 	if err := lock.Close(); err != nil {
 		return fmt.Errorf("gitstore: update %s: %w", name, err)
 	}
-	if err := os.Rename(lockPath, refPath); err != nil {
+	if err := replaceFile(lockPath, refPath); err != nil {
 		return fmt.Errorf("gitstore: update %s: %w", name, err)
 	}
 	done = true

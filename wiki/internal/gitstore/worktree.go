@@ -372,7 +372,7 @@ func writeFileAtomic(full string, data []byte, mode uint32) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(f.Name(), full)
+		werr = replaceFile(f.Name(), full)
 	}
 	if werr != nil {
 		os.Remove(f.Name())
@@ -451,7 +451,7 @@ func (s *Store) writeJournal(entries []wtEntry) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, p)
+		err = replaceFile(tmp, p)
 	}
 	if err == nil {
 		err = syncDir(filepath.Dir(p))
