@@ -15,14 +15,7 @@ import (
 // moments, so the rename is retried for up to two seconds, as Git for
 // Windows does.
 func replaceFile(from, to string) error {
-	deadline := time.Now().Add(2 * time.Second)
-	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
-		err := os.Rename(from, to)
-		if err == nil || !heldOpen(err) || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(delay)
-	}
+	return whileHeldOpen(func() error { return os.Rename(from, to) })
 }
 
 // readReplaced reads a file that writers replace by renaming (a ref). It
@@ -31,11 +24,22 @@ func replaceFile(from, to string) error {
 // many times a second); while Windows carries out such a rename, opening
 // fails with a sharing violation, and the read is retried like the rename.
 func readReplaced(p string) ([]byte, error) {
+	var data []byte
+	err := whileHeldOpen(func() (err error) {
+		data, err = readSharingDelete(p)
+		return err
+	})
+	return data, err
+}
+
+// whileHeldOpen runs op until it succeeds, fails for another reason than a
+// file held open elsewhere, or two seconds have passed.
+func whileHeldOpen(op func() error) error {
 	deadline := time.Now().Add(2 * time.Second)
 	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
-		data, err := readSharingDelete(p)
+		err := op()
 		if err == nil || !heldOpen(err) || time.Now().After(deadline) {
-			return data, err
+			return err
 		}
 		time.Sleep(delay)
 	}
