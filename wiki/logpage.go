@@ -37,9 +37,11 @@ const (
 )
 
 // appendLog adds the batch's entry to log.md in the same commit. log.md
-// holds one month; the first batch of a new month moves it to
-// log/YYYY-MM.md, so no write ever rewrites a file that grows with the
-// space's whole history.
+// holds the current month; the first batch of a later month moves its
+// entries to log/YYYY-MM.md, so no write ever rewrites a file that grows
+// with the space's whole history. A batch dated earlier than log.md's
+// newest entry (one rebuilt by pt sync keeps its date) is added to log.md
+// all the same, and goes to its own month's archive at the next move.
 func (tx *Tx) appendLog(ctx context.Context) error {
 	pages := 0
 	for _, p := range tx.order {
@@ -55,23 +57,20 @@ func (tx *Tx) appendLog(ctx context.Context) error {
 	} else if err != nil {
 		return err
 	}
-	body := string(data)
 	var page *content.Page
+	var body string
 	if data != nil {
 		pg, err := content.Parse(LogPath, data)
 		if err != nil {
 			return fmt.Errorf("log: %w", err)
 		}
-		page = pg
-		body = string(pg.Body)
-		if m := entryMonthRe.FindStringSubmatch(body); m != nil && m[1] != month {
-			archive := LogDir + m[1] + ".md"
-			old := content.NewPage(content.Meta{Title: "Log " + m[1], Kind: content.KindLog}, []byte(strings.Replace(body, "# Log", "# Log "+m[1], 1)))
-			if _, err := tx.Put(ctx, archive, old, RoleLog); err != nil {
+		page, body = pg, string(pg.Body)
+		entries := generated(pg.Body, logOpen, logClose)
+		if newest := newestMonth(entries); newest != "" && newest < month {
+			if err := tx.archiveLog(ctx, entries); err != nil {
 				return err
 			}
 			page = nil
-			body = ""
 		}
 	}
 	if page == nil {
@@ -83,6 +82,82 @@ func (tx *Tx) appendLog(ctx context.Context) error {
 	page.Body = []byte(replaceGenerated(body, logOpen, logClose, lines))
 	_, err = tx.Put(ctx, LogPath, page, RoleLog)
 	return err
+}
+
+// newestMonth is the latest YYYY-MM among log entries, "" when none has one.
+func newestMonth(entries []string) string {
+	newest := ""
+	for _, e := range entries {
+		if m := entryMonthRe.FindStringSubmatch(e); m != nil && m[1] > newest {
+			newest = m[1]
+		}
+	}
+	return newest
+}
+
+// archiveLog moves log entries to log/YYYY-MM.md by the month of each,
+// adding them to an archive that already exists: an entry of a month
+// already archived must join it, never replace it. A line without a date
+// goes with the entry before it (the newest month when it comes first).
+func (tx *Tx) archiveLog(ctx context.Context, entries []string) error {
+	byMonth := map[string][]string{}
+	month := newestMonth(entries)
+	for _, e := range entries {
+		if m := entryMonthRe.FindStringSubmatch(e); m != nil {
+			month = m[1]
+		}
+		byMonth[month] = append(byMonth[month], e)
+	}
+	months := make([]string, 0, len(byMonth))
+	for m := range byMonth {
+		months = append(months, m)
+	}
+	sort.Strings(months)
+	for _, m := range months {
+		path := LogDir + m + ".md"
+		data, err := tx.ReadFile(ctx, path)
+		var have []string
+		switch {
+		case err == nil:
+			pg, err := content.Parse(path, data)
+			if err != nil {
+				return fmt.Errorf("log: %w", err)
+			}
+			have = generated(pg.Body, logOpen, logClose)
+		case !errors.Is(err, ErrNotFound):
+			return err
+		}
+		if _, err := tx.Put(ctx, path, archivePage(m, mergeEntries(have, byMonth[m])), RoleLog); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeEntries adds to an archive's entries those it lacks, in time order
+// (an entry starts with its RFC 3339 time, so text order is time order).
+func mergeEntries(have, add []string) []string {
+	seen := make(map[string]bool, len(have))
+	for _, e := range have {
+		seen[e] = true
+	}
+	out := append([]string(nil), have...)
+	for _, e := range add {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// archivePage is one month of the log. Its links are relative to log/, so
+// they resolve where the file sits.
+func archivePage(month string, entries []string) *content.Page {
+	body := "# Log " + month + "\n\nThe entries of " + month + ". The current month is in [the log](../log.md).\n\n"
+	body = replaceGenerated(body, logOpen, logClose, entries)
+	return content.NewPage(content.Meta{Title: "Log " + month, Kind: content.KindLog}, []byte(body))
 }
 
 func newLog(tx *Tx) *content.Page {
