@@ -324,10 +324,11 @@ func linkCorpus(docs []*importDoc, prefixes []string) {
 
 // docState is what the space already holds of a file.
 type docState struct {
-	unchanged bool      // this very revision is imported: nothing to do
-	existed   bool      // an earlier revision is: update it in place
-	created   time.Time // of the existing pages
-	topics    []string  // of the existing pages, kept on update
+	unchanged bool          // this very revision is imported: nothing to do
+	existed   bool          // an earlier revision is: update it in place
+	created   time.Time     // of the existing pages
+	topics    []string      // of the existing pages, kept on update
+	summary   *content.Page // the existing summary, whose unknown keys a rewrite keeps
 }
 
 type pageReader func(ctx context.Context, p string) (*wiki.PageAt, error)
@@ -352,6 +353,15 @@ func stateOf(ctx context.Context, read pageReader, d *importDoc) docState {
 		st.unchanged = pa.Page.Meta.Provenance.Origin == d.rel+"@"+d.blob
 	}
 	st.existed, st.created, st.topics = true, pa.Page.Meta.Created, pa.Page.Meta.Topics
+	switch {
+	case st.unchanged:
+	case d.inPlace:
+		st.summary = pa.Page
+	default:
+		if sp, err := read(ctx, d.summary); err == nil {
+			st.summary = sp.Page
+		}
+	}
 	return st
 }
 
@@ -421,7 +431,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 	var err error
 	d.sumData, err = summaryBytes(d.summary, summaryInput{
 		title: d.title, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: wiki.BlobID(d.srcData),
-		summary: sum, approvedBy: opts.ApprovedBy, created: st.created,
+		summary: sum, approvedBy: opts.ApprovedBy, created: st.created, prev: st.summary,
 	}, b)
 	return err
 }

@@ -158,7 +158,15 @@ func TestImport(t *testing.T) {
 		t.Errorf("re-import of an unchanged directory: %+v %+v", res, res.Result)
 	}
 
-	// one file changed: only its source and summary change
+	// one file changed: only its source and summary change, and a key a
+	// person added to the summary stays
+	sumPath := filepath.Join(dir, "summaries/guide/setup.md")
+	data, err := os.ReadFile(sumPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, sumPath, strings.Replace(string(data), "kind: source_summary\n", "kind: source_summary\nreviewer_note: keep this\n", 1))
+	git(t, dir, "commit", "-qam", "a person notes the summary")
 	writeFile(t, filepath.Join(corpusDir, "guide/setup.md"), "# Setup\n\nInstall Go 1.26, then read [the guide](README.md).\n")
 	opts.When = t0.Add(2 * time.Hour)
 	res, err = ingest.Import(ctx, s, corpusDir, opts)
@@ -175,6 +183,9 @@ func TestImport(t *testing.T) {
 	}
 	if got := git(t, dir, "show", "HEAD:sources/guide/setup.md"); !strings.Contains(got, "created: 2026-11-29T19:00:00Z") || !strings.Contains(got, "updated: 2026-11-29T20:00:00Z") {
 		t.Errorf("update lost created or did not set updated:\n%s", got)
+	}
+	if got := git(t, dir, "show", "HEAD:summaries/guide/setup.md"); !strings.Contains(got, "reviewer_note: keep this") || !strings.Contains(got, "Go 1.26") {
+		t.Errorf("the rewritten summary lost a person's key or kept the old text:\n%s", got)
 	}
 
 }

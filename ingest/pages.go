@@ -57,6 +57,7 @@ type summaryInput struct {
 	topics                                          []string
 	summary                                         Summary
 	created                                         time.Time
+	prev                                            *content.Page // the page being rewritten, if any
 }
 
 // putSummary stages the source_summary of a source: derived_from pinned to
@@ -83,7 +84,7 @@ func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
 	if created.IsZero() {
 		created = b.When
 	}
-	pg := content.NewPage(content.Meta{
+	meta := content.Meta{
 		Title:   in.title,
 		Kind:    content.KindSummary,
 		Topics:  in.topics,
@@ -93,7 +94,16 @@ func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
 			DerivedFrom: []content.Ref{{Path: in.source, Revision: in.revision}}},
 		Created: created,
 		Updated: b.When,
-	}, []byte(strings.TrimRight(body.String(), "\n")+"\n"))
+	}
+	text := []byte(strings.TrimRight(body.String(), "\n") + "\n")
+	pg := content.NewPage(meta, text)
+	if in.prev != nil {
+		// Rewritten from the existing page, so that the keys a person
+		// added to its frontmatter stay (DESIGN.md §3).
+		rewritten := *in.prev
+		rewritten.Meta, rewritten.Body = meta, text
+		pg = &rewritten
+	}
 	data, err := pg.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
