@@ -180,6 +180,9 @@ func checkConsult(c Consult) (*consultInput, error) {
 	case c.Answer != "" && strings.TrimSpace(c.Answer) == "":
 		return nil, bad("empty answer (leave it unset to let pt compose one)")
 	}
+	if err := CheckLine("consult", "asked_by", c.AskedBy); err != nil {
+		return nil, err
+	}
 	d, err := ParseDurability(c.Durability)
 	if err != nil {
 		return nil, fmt.Errorf("consult: %w: %w", ErrBadConsult, err)
@@ -299,7 +302,7 @@ func extractiveAnswer(hits []retrieve.Hit) string {
 			title = content.TitleFromPath(h.Path)
 		}
 		b.WriteString(demoteHeadings(strings.TrimSpace(h.Excerpt)))
-		fmt.Fprintf(&b, "\n\n(From %q, %s.)", oneLineOf(title), h.Path)
+		fmt.Fprintf(&b, "\n\n(From %q, %s.)", oneLine(title), h.Path)
 	}
 	return b.String()
 }
@@ -363,5 +366,3 @@ func recordConsult(s *wiki.Space, when time.Time, v *Verdict) {
 	_, _ = f.Write(append(line, '\n'))
 	_ = f.Close()
 }
-
-func oneLineOf(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -308,7 +308,7 @@ func topicsOf(refs []citedPage, max int) []string {
 	name := map[string]string{}
 	for _, r := range refs {
 		for _, t := range r.page.Page.Meta.Topics {
-			t = oneLineOf(t)
+			t = oneLine(t)
 			k := content.Slug(t)
 			if t == "" || k == "page" {
 				continue

@@ -85,8 +85,11 @@ type importDoc struct {
 // are skipped and listed, or with Strict fail the import before anything is
 // written.
 func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) (*ImportResult, error) {
-	if strings.TrimSpace(opts.ApprovedBy) == "" {
-		return nil, fmt.Errorf("import: %w", ErrNoApprover)
+	if err := checkApprover("import", opts.ApprovedBy); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(dir) == "" {
+		return nil, errors.New("import: name the directory to import")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {

@@ -54,8 +54,18 @@ type checked struct {
 
 // checkSource runs every check that does not need the repository's head.
 func checkSource(s *wiki.Space, src Source) (*checked, error) {
-	if strings.TrimSpace(src.ApprovedBy) == "" {
-		return nil, fmt.Errorf("ingest: %w", ErrNoApprover)
+	if err := checkApprover("ingest", src.ApprovedBy); err != nil {
+		return nil, err
+	}
+	fields := []lineField{{"title", src.Title}, {"summary", src.Summary}, {"slug", src.Slug}, {"kind", src.Kind}, {"author", src.Author.Name}}
+	for _, t := range src.Topics {
+		fields = append(fields, lineField{"topic", t})
+	}
+	for _, r := range src.Related {
+		fields = append(fields, lineField{"related", r})
+	}
+	if err := checkLines("ingest", fields); err != nil {
+		return nil, err
 	}
 	kind, err := checkKind(src.Kind)
 	if err != nil {
@@ -214,5 +224,3 @@ func cleanTopics(ts []string) []string {
 	}
 	return out
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -159,6 +159,14 @@ func TestIngestRefusesBadInput(t *testing.T) {
 		{"related climbs out", func(s *ingest.Source) { s.Related = []string{"../x.md"} }, content.ErrUnsafePath, "climbs out"},
 		{"related missing", func(s *ingest.Source) { s.Related = []string{"pages/storage.md", "pages/nope.md"} }, ingest.ErrRelated, "pages/nope.md: not found"},
 		{"related spoke", func(s *ingest.Source) { s.Related = []string{"topics/storage.md"} }, ingest.ErrRelated, "generated"},
+		// The caller's one-line values reach frontmatter, spokes, log.md and
+		// the commit message: the secret gate covers them too.
+		{"secret in title", func(s *ingest.Source) { s.Title = "key AKIAIOSFODNN7Q3MPLE2" }, nil, "ingest: title: refusing secret (AWS access key"},
+		{"secret in summary", func(s *ingest.Source) { s.Summary = "tok ghp_abcdefghijklmnopqrstuvwxyz0123456789" }, nil, "ingest: summary: refusing secret"},
+		{"secret as topic", func(s *ingest.Source) { s.Topics = []string{"ghp_abcdefghijklmnopqrstuvwxyz0123456789"} }, nil, "ingest: topic: refusing secret"},
+		{"secret as approver", func(s *ingest.Source) { s.ApprovedBy = "ghp_abcdefghijklmnopqrstuvwxyz0123456789" }, nil, "ingest: approved_by: refusing secret"},
+		{"escape in title", func(s *ingest.Source) { s.Title = "x\x1b[31mRED\a" }, nil, "ingest: title: control character U+001B"},
+		{"newline in approver", func(s *ingest.Source) { s.ApprovedBy = "dana\nBatch-Kind: revert" }, nil, "ingest: approved_by: control character U+000A"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

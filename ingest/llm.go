@@ -115,7 +115,7 @@ func (m *Model) Compose(ctx context.Context, question string, hits []retrieve.Hi
 	var user strings.Builder
 	fmt.Fprintf(&user, "Question: %s\n\nExcerpts:\n", question)
 	for i, h := range hits {
-		fmt.Fprintf(&user, "\n[%d] %s (%s)\n%s\n", i+1, oneLineOf(h.Title), h.Path, strings.TrimSpace(h.Excerpt))
+		fmt.Fprintf(&user, "\n[%d] %s (%s)\n%s\n", i+1, oneLine(h.Title), h.Path, strings.TrimSpace(h.Excerpt))
 	}
 	req := map[string]any{
 		"messages": []map[string]string{

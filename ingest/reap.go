@@ -28,6 +28,9 @@ func Reap(ctx context.Context, s *wiki.Space, now time.Time, approvedBy string) 
 	if err := CheckClock(now); err != nil {
 		return nil, fmt.Errorf("reap: %w", err)
 	}
+	if err := CheckLine("reap", "approved_by", approvedBy); err != nil {
+		return nil, err
+	}
 	now = now.UTC().Truncate(time.Second)
 	head, err := s.Head(ctx)
 	if err != nil {
@@ -44,7 +47,7 @@ func Reap(ctx context.Context, s *wiki.Space, now time.Time, approvedBy string) 
 		Kind:       wiki.KindReap,
 		Title:      fmt.Sprintf("expire %d time_bound page%s past their date", len(due), pluralS(len(due))),
 		Body:       reapBody(due),
-		ApprovedBy: oneLineOf(approvedBy),
+		ApprovedBy: oneLine(approvedBy),
 		Author:     wiki.Author{Name: "pt", Kind: content.AuthorAgent},
 		When:       now,
 	}

@@ -92,7 +92,10 @@ var ErrBadRetro = errors.New("bad retro")
 // a retrospective for the cycle exists, closing it again writes nothing and
 // says so. An error leaves nothing behind, so a failed close can be retried.
 func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, error) {
-	cycle := oneLineOf(r.Cycle)
+	if err := checkLines("retro", []lineField{{"cycle", r.Cycle}, {"approved_by", r.ApprovedBy}}); err != nil {
+		return nil, err
+	}
+	cycle := oneLine(r.Cycle)
 	if cycle == "" {
 		return nil, fmt.Errorf("retro: %w: name the cycle", ErrBadRetro)
 	}
@@ -190,7 +193,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	if author.Name == "" {
 		author = wiki.Author{Name: "pt", Kind: content.AuthorAgent}
 	}
-	b := wiki.Batch{Kind: wiki.KindRetro, Title: "retrospective for " + cycle, ApprovedBy: oneLineOf(r.ApprovedBy), Author: author, When: now}
+	b := wiki.Batch{Kind: wiki.KindRetro, Title: "retrospective for " + cycle, ApprovedBy: oneLine(r.ApprovedBy), Author: author, When: now}
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		if tx.Exists(ctx, page) {
 			return nil // closed by a concurrent retro: write nothing
@@ -324,13 +327,13 @@ func cycleStats(ctx context.Context, s *wiki.Space, since, until wiki.Rev, commi
 		}
 		if pa.Page.Meta.Kind == content.KindSynthesis && d.From == "" {
 			st.Filed = append(st.Filed, d.Path)
-			titles[d.Path] = oneLineOf(pa.Page.Meta.Title)
+			titles[d.Path] = oneLine(pa.Page.Meta.Title)
 		}
 		if pa.Page.Meta.Kind == content.KindRetrospective {
 			continue // retros would make "retrospectives" the busiest topic
 		}
 		for _, t := range pa.Page.Meta.Topics {
-			t = oneLineOf(t)
+			t = oneLine(t)
 			k := content.Slug(t)
 			if t == "" || k == "page" {
 				continue

@@ -25,11 +25,18 @@ type SecretError struct {
 	Path string
 	Kind string
 	Line int
+	// Op and Field name a caller's one-line value (CheckLine) instead of a
+	// page's line.
+	Op, Field string
 }
 
-// Error names the operation, the page, the kind and the line, in the
-// project's error style; the secret itself is never part of it.
+// Error names the operation, the page, the kind and the line (or the
+// value), in the project's error style; the secret itself is never part
+// of it.
 func (e *SecretError) Error() string {
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s: refusing secret (%s)", e.Op, e.Field, e.Kind)
+	}
 	return fmt.Sprintf("ingest %s: refusing secret (%s) at line %d", e.Path, e.Kind, e.Line)
 }
 

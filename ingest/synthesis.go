@@ -91,7 +91,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 			Batch:     b.ID,
 			Citations: pinned,
 			Question:  in.question,
-			AskedBy:   oneLineOf(in.AskedBy),
+			AskedBy:   oneLine(in.AskedBy),
 		},
 		Created: b.When,
 		Updated: b.When,
@@ -142,7 +142,7 @@ func synthesisBody(p, question, answer string, refs []citedPage) string {
 	b.WriteString(strings.TrimSpace(answer) + "\n\n")
 	b.WriteString(sourcesHeading + "\n\n")
 	for _, r := range refs {
-		title := oneLineOf(r.page.Page.Meta.Title)
+		title := oneLine(r.page.Page.Meta.Title)
 		if title == "" {
 			title = content.TitleFromPath(r.path)
 		}
@@ -158,7 +158,7 @@ func answerLine(question, answer string) string {
 		return l
 	}
 	for _, l := range strings.Split(answer, "\n") {
-		if l = oneLineOf(strings.TrimLeft(l, "#>-* ")); l != "" {
+		if l = oneLine(strings.TrimLeft(l, "#>-* ")); l != "" {
 			if r := []rune(l); len(r) > summaryLineMax {
 				l = string(r[:summaryLineMax-1]) + "…"
 			}

@@ -76,6 +76,9 @@ func (t *tools) revert(ctx context.Context, req *sdk.CallToolRequest, in RevertI
 	case approver == "":
 		return nil, nil, errors.New("revert_ingest_batch: approved_by is required: name the person who approved the revert")
 	}
+	if err := ingest.CheckLine("revert_ingest_batch", "approved_by", approver); err != nil {
+		return nil, nil, err
+	}
 	res, err := t.space.Revert(ctx, id, wiki.RevertOptions{ApprovedBy: approver, Author: agentOf(req)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("revert_ingest_batch: %w", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -21,6 +22,9 @@ func newRevertCmd(e *env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if approvedBy == "" {
 				return usageError{errors.New("--approved-by is required")}
+			}
+			if err := ingest.CheckLine("revert", "approved_by", approvedBy); err != nil {
+				return usageError{err}
 			}
 			s, err := e.open()
 			if err != nil {
