@@ -187,6 +187,14 @@ func readCorpus(abs, inSpace string, limit int64, opts ImportOptions, res *Impor
 			if inSpace != "" && skipInSpace(path.Join(inSpace, rel)+"/") {
 				return filepath.SkipDir
 			}
+			// A space below the corpus (this one, when the corpus is the
+			// folder around it, or another) is not part of it: its hub,
+			// spokes and log would become sources, and each import would
+			// copy the copies of the last.
+			if _, err := os.Stat(filepath.Join(p, content.ConfigFile)); err == nil {
+				res.Skipped = append(res.Skipped, wiki.Skipped{Path: rel + "/", Reason: "a pt space (it holds " + content.ConfigFile + "), not part of the corpus"})
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		if !e.Type().IsRegular() || !strings.EqualFold(path.Ext(rel), ".md") {

@@ -203,6 +203,9 @@ func TestImportStrictWritesNothing(t *testing.T) {
 	if _, err := ingest.Import(ctx, s, corpusDir, ingest.ImportOptions{}); !errors.Is(err, ingest.ErrNoApprover) {
 		t.Errorf("import without approver: %v", err)
 	}
+	if _, err := ingest.Import(ctx, s, " ", ingest.ImportOptions{ApprovedBy: "dana"}); err == nil || !strings.Contains(err.Error(), "name the directory") {
+		t.Errorf("import of an empty directory name: %v", err)
+	}
 	if after := stateOf(t, dir); after != before {
 		t.Errorf("repository changed: %+v -> %+v", before, after)
 	}
@@ -244,5 +247,38 @@ func TestImportInPlace(t *testing.T) {
 	res, err = ingest.Import(ctx, s, dir, ingest.ImportOptions{ApprovedBy: "dana", Author: dana, When: t0})
 	if err != nil || !res.Unchanged || res.UnchangedFiles != 2 || len(res.Skipped) != 0 {
 		t.Errorf("import of the space itself: %v %+v", err, res)
+	}
+}
+
+// A corpus folder that holds the space (notes beside kb/) imports the
+// notes, not the space's own pages, and importing it again writes nothing.
+func TestImportFolderAroundTheSpace(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "notes/x.md"), "# Caching\n\nNote about caching.\n")
+	dir := filepath.Join(root, "kb")
+	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	opts := ingest.ImportOptions{ApprovedBy: "dana", Author: dana, When: t0.Add(time.Hour)}
+	res, err := ingest.Import(ctx, s, root, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Imported != 1 || len(res.Skipped) != 1 || res.Skipped[0].Path != "kb/" {
+		t.Errorf("imported %d, skipped %+v: want notes/x.md alone, kb/ skipped", res.Imported, res.Skipped)
+	}
+	if got := git(t, dir, "ls-tree", "-r", "--name-only", "HEAD", "sources"); got != "sources/notes/x.md" {
+		t.Errorf("sources:\n%s", got)
+	}
+	head := git(t, dir, "rev-parse", "HEAD")
+	opts.When = t0.Add(2 * time.Hour)
+	if res, err = ingest.Import(ctx, s, root, opts); err != nil || !res.Unchanged {
+		t.Errorf("second import: %+v, %v; want nothing to change", res, err)
+	}
+	if git(t, dir, "rev-parse", "HEAD") != head {
+		t.Error("second import of the same folder made a commit")
 	}
 }
