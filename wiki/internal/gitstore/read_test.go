@@ -158,6 +158,19 @@ func TestLinkedWorktreeAndSubdir(t *testing.T) {
 	fsck(t, s.WorkDir())
 }
 
+// A path inside a work tree's .git is refused: opened as a bare
+// repository, every commit would leave the work tree behind the branch.
+func TestOpenRefusesTheGitDirOfAWorkTree(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	for _, p := range []string{".git", ".git/objects"} {
+		_, err := Open(context.Background(), filepath.Join(dir, p))
+		if err == nil || !strings.Contains(err.Error(), "repository with a work tree") {
+			t.Errorf("Open(%s) = %v, want a refusal", p, err)
+		}
+	}
+}
+
 func TestInitOpensExistingAndKeepsBranch(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()

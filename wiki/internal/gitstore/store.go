@@ -29,10 +29,13 @@ const DefaultBranch = "main"
 // to go-git goes through one mutex (a *git.Repository is not safe for
 // concurrent use), and writers also serialize on the pt write lock.
 type Store struct {
-	workDir   string // absolute work tree root; "" when bare
-	gitDir    string // this work tree's git dir (HEAD, index)
-	commonDir string // objects, refs, config (differs from gitDir in linked worktrees)
-	branch    string
+	workDir string // absolute work tree root; "" when bare
+	// insideGitDir is set when the path opened was a git directory itself
+	// (a bare repository, or a .git directory reached by mistake).
+	insideGitDir bool
+	gitDir       string // this work tree's git dir (HEAD, index)
+	commonDir    string // objects, refs, config (differs from gitDir in linked worktrees)
+	branch       string
 
 	mu   sync.Mutex // guards repo, st and the work tree/index update
 	repo *gogit.Repository
@@ -126,7 +129,7 @@ func (s *Store) discover(abs string) error {
 			return s.findCommonDir()
 		}
 		if isBareRepo(dir) {
-			s.gitDir = dir
+			s.gitDir, s.insideGitDir = dir, true
 			return s.findCommonDir()
 		}
 		parent := filepath.Dir(dir)
@@ -203,6 +206,11 @@ func (s *Store) readConfig() error {
 		switch {
 		case section == "core" && k == "bare" && v == "true" && s.gitDir == s.commonDir:
 			s.workDir = ""
+		case section == "core" && k == "bare" && v == "false" && s.insideGitDir:
+			// Found as a git directory, but the repository has a work tree
+			// (the path is its .git or below): writing here would leave
+			// that work tree behind the branch.
+			return fmt.Errorf("%s is the git directory of a repository with a work tree; pass the work tree's folder instead", s.gitDir)
 		case section == "extensions" && k == "objectformat" && v != "sha1":
 			return fmt.Errorf("gitstore: object format %s is not supported", v)
 		}
