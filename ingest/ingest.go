@@ -71,6 +71,7 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
+	src.Slug = strings.TrimSpace(src.Slug)
 	slug := src.Slug
 	if slug == "" {
 		slug = content.Slug(src.Title)

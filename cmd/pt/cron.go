@@ -101,27 +101,33 @@ func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs,
 	jobCtx, cancelJobs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelJobs()
 
+	// Every schedule is parsed before anything is logged, so that a bad one
+	// is the only line pt prints.
+	var notes []string
 	if lintSpec != "off" {
 		if _, err := c.AddFunc(lintSpec, func() { cronLint(jobCtx, logger, dir) }); err != nil {
 			return usageError{fmt.Errorf("--lint %q: %v", lintSpec, err)}
 		}
-		logger.Printf("lint scheduled: %s", lintSpec)
+		notes = append(notes, "lint scheduled: "+lintSpec)
 	}
 	if reapSpec != "off" {
 		if reapJob == nil {
-			logger.Printf("reap: the TTL reaper is not available in this build; skipped")
+			notes = append(notes, "reap: the TTL reaper is not available in this build; skipped")
 		} else {
 			if _, err := c.AddFunc(reapSpec, func() { cronReap(jobCtx, logger, dir) }); err != nil {
 				return usageError{fmt.Errorf("--reap %q: %v", reapSpec, err)}
 			}
-			logger.Printf("reap scheduled: %s", reapSpec)
+			notes = append(notes, "reap scheduled: "+reapSpec)
 		}
 	}
 	if specs.sync != "off" {
 		if _, err := c.AddFunc(specs.sync, func() { cronSync(jobCtx, logger, dir) }); err != nil {
 			return usageError{fmt.Errorf("--sync %q: %v", specs.sync, err)}
 		}
-		logger.Printf("sync scheduled: %s", specs.sync)
+		notes = append(notes, "sync scheduled: "+specs.sync)
+	}
+	for _, n := range notes {
+		logger.Print(n)
 	}
 	if len(c.Entries()) == 0 {
 		return usageError{fmt.Errorf("cron: nothing to schedule")}

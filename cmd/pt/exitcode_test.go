@@ -37,6 +37,16 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"ingest", notes, "--title", "T"}, 2, "--approved-by is required"},
 		{[]string{"ingest", filepath.Join(dir, "missing.md"), "--title", "T", "--approved-by", "dana"}, 1, "no such file"},
 		{[]string{"show", "pages/nope.md"}, 1, "pages/nope.md"},
+		{[]string{"show", "index.md", "--rev", "HEAD~100"}, 1, "not found"},
+		{[]string{"log", "--n", "-1"}, 2, "must not be negative"},
+		{[]string{"token", "bogus"}, 2, `unknown token command "bogus"`},
+		{[]string{"token"}, 2, "token needs a command"},
+		{[]string{"mcp", "bogus"}, 2, `unknown mcp command "bogus"`},
+		{[]string{"index"}, 2, "index needs a command"},
+		{[]string{"cron", "--reap", "99 99 99 99 99"}, 2, "--reap"},
+		{[]string{"ingest", notes, "--title", "T", "--approved-by", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, 1, "approved_by: refusing secret"},
+		{[]string{"import", "", "--approved-by", "dana"}, 1, "name the directory"},
+		{[]string{"--kb", filepath.Join(kb, ".git"), "log"}, 1, "work tree"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append([]string{"--kb", kb}, tc.args...), strings.NewReader(""), &out, &errb)

@@ -16,7 +16,6 @@ func newIndexCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index rebuild|status",
 		Short: "rebuild or inspect the derived full-text index (under .git, never committed)",
-		Args:  argsN(1, 1),
 	}
 	status := &cobra.Command{
 		Use:   "status",
@@ -63,9 +62,7 @@ func newIndexCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.AddCommand(status, rebuild)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		return usageError{fmt.Errorf("unknown index command %q (want rebuild or status)", args[0])}
-	}
+	needsSubcommand(cmd)
 	return cmd
 }
 

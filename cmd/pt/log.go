@@ -16,6 +16,9 @@ func newLogCmd(e *env) *cobra.Command {
 		Short: "list the space's batches and commits, newest first",
 		Args:  argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if n < 0 {
+				return usageError{fmt.Errorf("--n %d: must not be negative (0 lists every commit)", n)}
+			}
 			s, err := e.open()
 			if err != nil {
 				return err

@@ -66,6 +66,7 @@ func newMCPCmd(e *env) *cobra.Command {
 	install.Flags().StringVar(&name, "name", "pt", "the server's name in the client's configuration")
 	install.Flags().StringVar(&project, "project", "", "the project directory (default: the root of the repository holding the space)")
 	cmd.AddCommand(install)
+	needsSubcommand(cmd)
 	return cmd
 }
 

@@ -128,6 +128,24 @@ func (e *env) emit(v any, human func(w io.Writer)) error {
 }
 
 // argsN wraps cobra's arity checks as usage errors.
+// needsSubcommand makes a command that only groups others refuse a missing
+// or unknown subcommand with one error line and exit 2, as pt does for an
+// unknown top-level command; cobra would print the help and exit 0.
+func needsSubcommand(cmd *cobra.Command) {
+	var names []string
+	for _, c := range cmd.Commands() {
+		names = append(names, c.Name())
+	}
+	want := strings.Join(names, ", ")
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageError{fmt.Errorf("%s needs a command: %s", c.Name(), want)}
+		}
+		return usageError{fmt.Errorf("unknown %s command %q (want %s)", c.Name(), args[0], want)}
+	}
+}
+
 func argsN(min, max int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < min || (max >= 0 && len(args) > max) {

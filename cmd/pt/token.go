@@ -94,5 +94,6 @@ func newTokenCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.AddCommand(create, list, revoke)
+	needsSubcommand(cmd)
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -40,8 +41,9 @@ func (s *Store) Resolve(ctx context.Context, rev string) (Hash, error) {
 		h, err = s.repo.ResolveRevision(plumbing.Revision(rev))
 	}
 	if err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) {
-			return Hash{}, fmt.Errorf("gitstore: resolve %q: %w", rev, ErrNotFound)
+		// go-git says io.EOF for a walk past the root commit ("HEAD~100").
+		if errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) || errors.Is(err, io.EOF) {
+			return Hash{}, fmt.Errorf("gitstore: resolve %q: no such commit: %w", rev, ErrNotFound)
 		}
 		return Hash{}, fmt.Errorf("gitstore: resolve %q: %w", rev, err)
 	}
