@@ -112,7 +112,17 @@ func (e *env) open() (*wiki.Space, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wiki.Open(e.ctx, dir)
+	s, err := wiki.Open(e.ctx, dir)
+	if errors.Is(err, wiki.ErrNoSpace) && (e.kb != "" || os.Getenv("PT_KB") != "") {
+		// --kb and $PT_KB name the space's own folder; say which folder
+		// holds one when dir is below it.
+		hint := "run pt init there, or name the folder that holds kb.yaml"
+		if up, ferr := wiki.Find(dir); ferr == nil {
+			hint = "the space around it is " + up
+		}
+		return nil, fmt.Errorf("%s holds no kb.yaml (--kb and $PT_KB name a space's folder): %s", dir, hint)
+	}
+	return s, err
 }
 
 // emit prints v as JSON with --json, else its human rendering.
@@ -127,7 +137,6 @@ func (e *env) emit(v any, human func(w io.Writer)) error {
 	return nil
 }
 
-// argsN wraps cobra's arity checks as usage errors.
 // needsSubcommand makes a command that only groups others refuse a missing
 // or unknown subcommand with one error line and exit 2, as pt does for an
 // unknown top-level command; cobra would print the help and exit 0.
@@ -146,6 +155,7 @@ func needsSubcommand(cmd *cobra.Command) {
 	}
 }
 
+// argsN wraps cobra's arity checks as usage errors.
 func argsN(min, max int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < min || (max >= 0 && len(args) > max) {
