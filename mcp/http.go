@@ -114,7 +114,7 @@ func Handler(srv *sdk.Server, opts HTTPOptions) (http.Handler, error) {
 		h = newLimiter(opts.Rate, opts.Burst).wrap(h)
 	}
 	if opts.Auth == AuthToken {
-		h = auth.RequireBearerToken(verifier(opts.Tokens), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+		h = withChallenge(auth.RequireBearerToken(verifier(opts.Tokens), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h))
 	}
 	h = limitBody(h, opts.MaxBodyBytes)
 	h = hosts.wrap(h)
@@ -259,3 +259,31 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 func retryAfter(d time.Duration) string {
 	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }
+
+// withChallenge adds the WWW-Authenticate header that RFC 6750 requires on
+// a 401 and the SDK sets only when it has OAuth metadata to point to, so
+// that a client knows to send a bearer token.
+func withChallenge(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(challengeWriter{w}, r)
+	})
+}
+
+// challengeWriter passes everything through, Flush included (responses
+// stream as server-sent events), and adds the challenge to a 401.
+type challengeWriter struct{ http.ResponseWriter }
+
+func (w challengeWriter) WriteHeader(code int) {
+	if code == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="pt"`)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w challengeWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w challengeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

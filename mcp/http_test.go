@@ -113,9 +113,12 @@ func TestHTTPAuth(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, body, _ := post(t, url, tt.hdr, []byte(initBody))
+			code, body, hdr := post(t, url, tt.hdr, []byte(initBody))
 			if code != tt.want || !strings.Contains(body, tt.say) {
 				t.Errorf("status %d %q, want %d saying %q", code, body, tt.want, tt.say)
+			}
+			if ch := hdr.Get("WWW-Authenticate"); (code == 401) != strings.HasPrefix(ch, "Bearer ") {
+				t.Errorf("status %d with WWW-Authenticate %q: a 401, and only a 401, challenges for a bearer token (RFC 6750)", code, ch)
 			}
 		})
 	}

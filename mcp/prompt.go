@@ -2,9 +2,9 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,7 +25,7 @@ func addPrompt(srv *sdk.Server) {
 	}, func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 		task := strings.TrimSpace(req.Params.Arguments["task"])
 		if task == "" {
-			return nil, errors.New("consult-the-kb: the task argument is required")
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "consult-the-kb: the task argument is required"}
 		}
 		return &sdk.GetPromptResult{
 			Description: "Consult the knowledge base before: " + firstLine(task),

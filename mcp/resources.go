@@ -6,8 +6,10 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -51,8 +53,13 @@ func addResources(srv *sdk.Server, s *wiki.Space) {
 func readResource(ctx context.Context, s *wiki.Space, uri, p string) (*sdk.ReadResourceResult, error) {
 	pg, err := readPage(ctx, s, p, "")
 	if err != nil {
-		if errors.Is(err, wiki.ErrNotFound) {
+		switch {
+		case errors.Is(err, wiki.ErrNotFound):
 			return nil, sdk.ResourceNotFoundError(uri)
+		case errors.Is(err, content.ErrUnsafePath):
+			// A URI naming no page pt serves (kb://page/../x, kb.yaml) is
+			// the client's mistake: invalid params, not a server failure.
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
 		return nil, err
 	}

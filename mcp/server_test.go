@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptwiki/pt/content"
@@ -352,9 +354,10 @@ func TestResourcesAndPrompt(t *testing.T) {
 			t.Errorf("%s: %+v", uri, pg.Contents[0])
 		}
 	}
-	for _, uri := range []string{"kb://page/pages/nope.md", "kb://page/../secret.md", "kb://other/x.md"} {
-		if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); err == nil {
-			t.Errorf("%s: want an error", uri)
+	for uri, code := range map[string]int64{"kb://page/pages/nope.md": sdk.CodeResourceNotFound, "kb://page/../secret.md": jsonrpc.CodeInvalidParams, "kb://page/kb.yaml": jsonrpc.CodeInvalidParams, "kb://other/x.md": sdk.CodeResourceNotFound} {
+		var we *jsonrpc.Error
+		if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); !errors.As(err, &we) || we.Code != code {
+			t.Errorf("%s: error %v, want JSON-RPC code %d", uri, err, code)
 		}
 	}
 
@@ -372,8 +375,9 @@ func TestResourcesAndPrompt(t *testing.T) {
 			t.Errorf("prompt lacks %q:\n%s", w, msg)
 		}
 	}
-	if _, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: PromptConsult}); err == nil {
-		t.Errorf("prompt without task: want an error")
+	var we *jsonrpc.Error
+	if _, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: PromptConsult}); !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("prompt without task: error %v, want invalid params (-32602)", err)
 	}
 }
 

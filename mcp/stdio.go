@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -57,8 +58,8 @@ func (o *stdioOut) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, m := range messages(p) {
-		if m.ID != nil && m.Method == "" && (m.Result != nil || m.Error != nil) {
-			delete(o.pending, string(m.ID))
+		if key, ok := requestKey(m.ID); ok && m.Method == "" && (m.Result != nil || m.Error != nil) {
+			delete(o.pending, key)
 		}
 	}
 	if len(o.pending) == 0 {
@@ -104,13 +105,19 @@ func (o *stdioOut) pump(ctx context.Context, in io.Reader, pw *io.PipeWriter) {
 		case !json.Valid(line):
 			o.parseError("not JSON")
 		default:
-			o.mu.Lock()
-			for _, m := range messages(line) {
-				if m.ID != nil && m.Method != "" {
-					o.pending[string(m.ID)] = true
-				}
+			// The SDK ends the session on a message it cannot decode, so
+			// anything that is not one JSON-RPC 2.0 message is answered
+			// here and kept from it.
+			m, id, why := checkMessage(line)
+			if why != "" {
+				o.invalidRequest(id, why)
+				break
 			}
-			o.mu.Unlock()
+			if key, ok := requestKey(m.ID); ok && m.Method != nil {
+				o.mu.Lock()
+				o.pending[key] = true
+				o.mu.Unlock()
+			}
 			if _, werr := pw.Write(append(bytes.TrimSpace(line), '\n')); werr != nil {
 				return
 			}
@@ -135,11 +142,78 @@ func (o *stdioOut) waitIdle(ctx context.Context) {
 	o.mu.Unlock()
 }
 
-func (o *stdioOut) parseError(why string) {
-	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32700, "message": "parse error: " + why}})
+func (o *stdioOut) parseError(why string) { o.reply(nil, -32700, "parse error: "+why) }
+
+func (o *stdioOut) invalidRequest(id any, why string) { o.reply(id, -32600, "invalid request: "+why) }
+
+// reply writes an error response the pump composed itself.
+func (o *stdioOut) reply(id any, code int, message string) {
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": message}})
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.w.Write(append(msg, '\n'))
+}
+
+// wireMessage is a JSON-RPC message as far as the pump checks it.
+type wireMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// checkMessage says why a line of valid JSON is not one JSON-RPC 2.0
+// request, notification or response ("" when it is), and returns its id
+// when it has a usable one, for the error's reply.
+func checkMessage(line []byte) (m wireMessage, id any, why string) {
+	line = bytes.TrimSpace(line)
+	switch {
+	case line[0] == '[':
+		return m, nil, "batches are not supported: send one message per line"
+	case line[0] != '{':
+		return m, nil, "a message is a JSON object"
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		return m, nil, "malformed message: " + err.Error()
+	}
+	if m.ID != nil {
+		if err := json.Unmarshal(m.ID, &id); err != nil {
+			return m, nil, "malformed id"
+		}
+		switch id.(type) {
+		case string, float64, nil:
+		default:
+			return m, nil, "id must be a string or a number"
+		}
+	}
+	switch {
+	case m.JSONRPC != "2.0":
+		return m, id, `"jsonrpc" must be "2.0"`
+	case m.Method == nil && m.Result == nil && m.Error == nil:
+		return m, id, "neither a request (method) nor a response (result or error)"
+	}
+	return m, id, ""
+}
+
+// requestKey is a request id as the SDK writes it back: the client may
+// spell "a/b" as "a\/b" or 1 as 1.0, and the answer must still be matched
+// to the request. ok is false for no id or a null one (a notification).
+func requestKey(raw json.RawMessage) (key string, ok bool) {
+	if raw == nil {
+		return "", false
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return "s" + v, true
+	case float64:
+		return "n" + strconv.FormatInt(int64(v), 10), true // as the SDK's MakeID reads it
+	}
+	return "", false
 }
 
 // readLine reads one line, discarding the rest of one longer than
