@@ -252,6 +252,12 @@ func writeAtomic(path string, data []byte, mode os.FileMode) error {
 		f.Close()
 		return err
 	}
+	if mode&0o077 == 0 {
+		if err := ownerOnly(tmp); err != nil {
+			f.Close()
+			return err
+		}
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
