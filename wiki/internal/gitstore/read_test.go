@@ -189,3 +189,44 @@ func TestInitOpensExistingAndKeepsBranch(t *testing.T) {
 	}
 	fsck(t, dir)
 }
+
+// A CI runner checks out a commit, detached, with no local branch (GitLab
+// fetches origin/<branch> and checks out its hash). The space must read as
+// that commit, not as empty, and a batch starts the branch on top of it,
+// leaving the detached work tree alone.
+func TestDetachedCheckoutWithoutBranches(t *testing.T) {
+	ctx := context.Background()
+	src := t.TempDir()
+	git(t, src, "init", "-q", "-b", "trunk")
+	writeFile(t, filepath.Join(src, "a.md"), "hello")
+	git(t, src, "add", "a.md")
+	git(t, src, "commit", "-q", "-m", "one")
+	want := git(t, src, "rev-parse", "HEAD")
+	ci := t.TempDir()
+	git(t, ci, "init", "-q")
+	git(t, ci, "fetch", "-q", src, "+refs/heads/trunk:refs/remotes/origin/trunk")
+	git(t, ci, "checkout", "-q", "-f", want)
+	s, err := Open(ctx, ci)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	h, err := s.Head(ctx)
+	if err != nil || h.String() != want || s.Branch() != "trunk" {
+		t.Fatalf("Head %v %v, branch %q: want %s on trunk", h, err, s.Branch(), want)
+	}
+	if data, _, err := s.ReadFile(ctx, h, "a.md"); err != nil || string(data) != "hello" {
+		t.Fatalf("ReadFile = %q, %v", data, err)
+	}
+	next := commit(t, s, "two", "b.md=world")
+	if got := git(t, ci, "rev-parse", "trunk~1"); got != want {
+		t.Errorf("trunk's parent %s, want the checked-out commit %s", got, want)
+	}
+	if got := git(t, ci, "rev-parse", "trunk"); got != next.String() {
+		t.Errorf("trunk at %s, want %s", got, next)
+	}
+	if got := git(t, ci, "rev-parse", "HEAD"); got != want {
+		t.Errorf("the detached HEAD moved to %s", got)
+	}
+	fsck(t, ci)
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/go-git/go-git/v5/plumbing"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,6 +32,14 @@ func (s *Store) refName() string { return "refs/heads/" + s.branch }
 // readRef returns the value of a ref in the common git dir: the loose file
 // if present, else its line in packed-refs, else the zero hash.
 func (s *Store) readRef(name string) (Hash, error) {
+	h, err := s.readRefFile(name)
+	if err == nil && h.IsZero() && name == s.refName() {
+		h = s.detachedBase // zero unless adoptDetached set it
+	}
+	return h, err
+}
+
+func (s *Store) readRefFile(name string) (Hash, error) {
 	data, err := readReplaced(filepath.Join(s.commonDir, filepath.FromSlash(name)))
 	switch {
 	case err == nil:
@@ -162,4 +171,51 @@ func reflogMessage(old Hash, msg string) string {
 		return "commit (initial): " + line
 	}
 	return "commit: " + line
+}
+
+// adoptDetached picks the branch for a detached HEAD. With local branches,
+// pt writes to DefaultBranch and leaves the detached work tree alone. A
+// checkout with no local branch at all (CI runners check out a commit)
+// would otherwise look empty: there the branch is the remote-tracking
+// branch HEAD sits on (origin/trunk gives trunk), else DefaultBranch, and
+// HEAD's commit stands for it until a batch creates it.
+func (s *Store) adoptDetached() error {
+	refs, err := s.repo.References()
+	if err != nil {
+		return fmt.Errorf("gitstore: list refs: %w", err)
+	}
+	defer refs.Close()
+	var remote []*plumbing.Reference
+	local := false
+	_ = refs.ForEach(func(r *plumbing.Reference) error {
+		switch {
+		case r.Name().IsBranch():
+			local = true
+		case r.Name().IsRemote() && r.Type() == plumbing.HashReference:
+			remote = append(remote, r)
+		}
+		return nil
+	})
+	if local {
+		return nil
+	}
+	data, err := readReplaced(filepath.Join(s.gitDir, "HEAD"))
+	if err != nil {
+		return fmt.Errorf("gitstore: read HEAD: %w", err)
+	}
+	head, err := ParseHash(strings.TrimSpace(string(data)))
+	if err != nil {
+		return fmt.Errorf("gitstore: HEAD: %w", err)
+	}
+	for _, r := range remote {
+		if Hash(r.Hash()) == head {
+			_, b, _ := strings.Cut(strings.TrimPrefix(r.Name().String(), "refs/remotes/"), "/")
+			if b != "" && b != "HEAD" {
+				s.branch = b
+				break
+			}
+		}
+	}
+	s.detachedBase = head
+	return nil
 }

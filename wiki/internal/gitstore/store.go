@@ -30,6 +30,10 @@ const DefaultBranch = "main"
 // concurrent use), and writers also serialize on the pt write lock.
 type Store struct {
 	workDir string // absolute work tree root; "" when bare
+	// detachedBase is the commit a detached HEAD points at when the
+	// repository has no local branch at all (a CI runner's checkout): it
+	// stands for the branch until the branch exists.
+	detachedBase Hash
 	// insideGitDir is set when the path opened was a git directory itself
 	// (a bare repository, or a .git directory reached by mistake).
 	insideGitDir bool
@@ -104,6 +108,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s.branch = DefaultBranch
 	if b, ok := strings.CutPrefix(target, "refs/heads/"); ok {
 		s.branch = b
+	} else if err := s.adoptDetached(); err != nil {
+		return nil, err
 	}
 	if err := s.finishPending(ctx); err != nil {
 		return nil, err
