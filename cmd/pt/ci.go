@@ -4,8 +4,6 @@ import (
 	"fmt"
 )
 
-func init() { ciFiles = ciJobFiles }
-
 // CI job files written by pt init --ci, at paths relative to the
 // repository's root, the only place hosts read them: for a space nested in
 // a repository, the init commit writes them outside the space's folder.
@@ -16,7 +14,8 @@ const (
 )
 
 // githubWorkflow lints every space of the repository daily and on pushes
-// to main, uploads the open findings to code scanning as SARIF, and fails
+// to the default branch (whatever it is called: the job's condition asks
+// GitHub, as the GitLab job does with $CI_DEFAULT_BRANCH), uploads the open findings to code scanning as SARIF, and fails
 // on error findings. The upload runs even when lint fails, so the alerts
 // show why. It lints with --dry-run: a CI checkout is no place to commit.
 const githubWorkflow = `# Written by pt init --ci github: lint the knowledge base on a schedule.
@@ -26,7 +25,6 @@ on:
   schedule:
     - cron: "23 5 * * *"
   push:
-    branches: [main]
   workflow_dispatch:
 
 permissions:
@@ -35,6 +33,7 @@ permissions:
 
 jobs:
   lint:
+    if: github.event_name != 'push' || github.ref_name == github.event.repository.default_branch
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4

@@ -37,7 +37,7 @@ func TestCIGitHub(t *testing.T) {
 	if err != nil {
 		t.Fatalf("workflow not written: %v", err)
 	}
-	for _, want := range []string{"schedule:", "go install github.com/ptwiki/pt/cmd/pt@latest", "--format sarif", "--fail-on error", "github/codeql-action/upload-sarif", "security-events: write"} {
+	for _, want := range []string{"schedule:", "go install github.com/ptwiki/pt/cmd/pt@latest", "--format sarif", "--fail-on error", "github/codeql-action/upload-sarif", "security-events: write", "github.event.repository.default_branch"} {
 		if !bytes.Contains(data, []byte(want)) {
 			t.Errorf("workflow lacks %q", want)
 		}

@@ -44,14 +44,8 @@ func newInitCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// ciFiles returns the CI job files for --ci; the lint package provides them
-// once scheduled CI lint exists.
-var ciFiles = func(kind string) (map[string][]byte, error) {
-	if kind == "" {
-		return nil, nil
-	}
-	return nil, fmt.Errorf("--ci %s: unknown CI host (github or gitlab)", kind)
-}
+// ciFiles returns the CI job files for --ci (ci.go).
+var ciFiles = ciJobFiles
 
 func short(h string) string {
 	if len(h) > 12 {

@@ -19,7 +19,14 @@ func startSync(e *env, s *wiki.Space, every time.Duration) func() {
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
-	var dirty atomic.Bool // a batch landed since the last good sync
+	// synced is the head after the last good sync: a head that differs at
+	// exit holds batches not pushed yet, whoever wrote them (this server,
+	// or a pt command run on the same clone).
+	// It starts as the head at start, so that a server whose remote never
+	// answered does not wait on it again at exit for nothing new.
+	var synced atomic.Value
+	start, _ := s.Head(e.ctx)
+	synced.Store(start)
 	opts := wiki.SyncOptions{Committer: wiki.Author{Name: "pt serve", Kind: "agent"}}
 	report := func(r *wiki.SyncResult, err error) {
 		if err != nil {
@@ -32,14 +39,13 @@ func startSync(e *env, s *wiki.Space, every time.Duration) func() {
 	}
 	y := wiki.NewSyncer(s, opts, every, func(r *wiki.SyncResult, err error) {
 		if err == nil {
-			dirty.Store(false)
+			if h, herr := s.Head(ctx); herr == nil {
+				synced.Store(h)
+			}
 		}
 		report(r, err)
 	})
-	s.SetAfterCommit(func(*wiki.Result) {
-		dirty.Store(true)
-		y.Trigger()
-	})
+	s.SetAfterCommit(func(*wiki.Result) { y.Trigger() })
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -49,11 +55,11 @@ func startSync(e *env, s *wiki.Space, every time.Duration) func() {
 		s.SetAfterCommit(nil)
 		cancel()
 		<-done
-		// A batch that landed after the last sync is pushed before the
+		// Batches that landed after the last sync are pushed before the
 		// server exits, so a short session's writes reach the host.
-		if dirty.Load() {
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 30*time.Second)
-			defer cancel()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(e.ctx), 30*time.Second)
+		defer cancel()
+		if h, err := s.Head(ctx); err == nil && h != synced.Load().(wiki.Rev) {
 			report(s.Sync(ctx, opts))
 		}
 	}
