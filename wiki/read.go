@@ -51,13 +51,20 @@ func (s *Space) Head(ctx context.Context) (Rev, error) {
 	return Rev(h.String()), nil
 }
 
-// Resolve turns a revision expression (HEAD, HEAD~2, a hash, a branch) into
-// a commit.
+// Resolve turns a revision expression (HEAD, HEAD~2, a hash, a branch, a
+// tag) or a batch id as pt log prints it (b-20261129-7f3a: the commit that
+// batch made, wherever a sync moved it) into a commit, so that every --rev,
+// --since and --until means the same.
 func (s *Space) Resolve(ctx context.Context, rev string) (Rev, error) {
 	if rev == "" || rev == "HEAD" {
 		return s.Head(ctx)
 	}
 	h, err := s.store.Resolve(ctx, rev)
+	if errors.Is(err, ErrNotFound) && strings.HasPrefix(rev, "b-") {
+		if c, ferr := s.FindBatch(ctx, rev); ferr == nil {
+			return Rev(c.Hash), nil
+		}
+	}
 	if err != nil {
 		return "", fmt.Errorf("revision %q: %w", rev, err)
 	}

@@ -321,3 +321,23 @@ func TestHistoryOfANestedSpace(t *testing.T) {
 		t.Errorf("a refused climb moved HEAD")
 	}
 }
+
+// A batch id names the commit its batch made, wherever a revision is asked
+// for (pt show --rev, pt retro --since).
+func TestResolveBatchID(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newSpace(t)
+	res, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "one", ApprovedBy: "dana"}, func(ctx context.Context, tx *wiki.Tx) error {
+		_, err := tx.Put(ctx, "pages/a.md", page("A", "x"), wiki.RolePage)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Resolve(ctx, res.Batch); err != nil || string(got) != res.Commit {
+		t.Errorf("Resolve(%s) = %s, %v; want %s", res.Batch, got, err, res.Commit)
+	}
+	if _, err := s.Resolve(ctx, "b-20000101-000000"); !errors.Is(err, wiki.ErrNotFound) {
+		t.Errorf("unknown batch id: %v, want not found", err)
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -73,11 +72,6 @@ func resolveRev(e *env, s *wiki.Space, rev string) (wiki.Rev, error) {
 	r, err := s.Resolve(e.ctx, rev)
 	if !errors.Is(err, wiki.ErrNotFound) {
 		return r, err
-	}
-	if strings.HasPrefix(rev, "b-") {
-		if c, err := s.FindBatch(e.ctx, rev); err == nil {
-			return wiki.Rev(c.Hash), nil
-		}
 	}
 	return "", fmt.Errorf("revision %q: not found (a commit, branch, tag or batch id)", rev)
 }
