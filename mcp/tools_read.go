@@ -17,8 +17,8 @@ import (
 // QueryInput is the input of query_knowledge_base.
 type QueryInput struct {
 	Question string `json:"question" jsonschema:"the question or task, in plain words"`
-	K        int    `json:"k,omitempty" jsonschema:"at most this many excerpts (default 8, at most 50)"`
-	Budget   int    `json:"budget,omitempty" jsonschema:"context budget in tokens (default 4000)"`
+	K        int    `json:"k,omitempty" jsonschema:"at most this many excerpts (omitted or 0: the default, 8; at most 50)"`
+	Budget   int    `json:"budget,omitempty" jsonschema:"context budget in tokens (omitted or 0: the default, 4000; at least 40)"`
 }
 
 // PageInput is the input of read_page.

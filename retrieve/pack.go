@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"errors"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -130,11 +131,18 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		}
 		n := EstimateTokens(ex)
 		total += n
+		score := round3(c.fused * 100)
+		if len(hits) > 0 {
+			// A near-duplicate kept behind the other pages keeps its own
+			// score; the reported one follows the rank, so that a client
+			// sorting by score keeps pt's order.
+			score = min(score, hits[len(hits)-1].Score)
+		}
 		kind := c.page.Page.Meta.Kind
 		if kind == "" {
 			kind = content.KindPage
 		}
-		hits = append(hits, Hit{Path: c.sec.Path, Title: c.title, Revision: c.page.Revision, Score: round3(c.fused * 100),
+		hits = append(hits, Hit{Path: c.sec.Path, Title: c.title, Revision: c.page.Revision, Score: score,
 			Excerpt: ex, NeedsReview: c.review, Heading: c.sec.Heading, Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
 	}
 	return hits, total
@@ -142,10 +150,15 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 
 // excerpt trims a section's Markdown to at most limit tokens: the heading
 // line, then the paragraphs that hold the most distinct question terms, in
-// their original order, with "…" where text was left out.
+// their original order, with "…" where text was left out. Paragraphs are
+// kept as the page has them (indentation, whole code blocks), so that an
+// excerpt is the page's text but for its gaps. A matching paragraph too
+// long for what is left is cut to its matching lines rather than dropped;
+// a section where no paragraph matches gives its opening.
 func excerpt(text string, terms []string, limit int) string {
-	text = strings.TrimSpace(text)
-	if EstimateTokens(text) <= limit {
+	text = trimBlank(text)
+	room := limit * 4 // EstimateTokens(s) <= limit exactly when s has at most 4*limit runes
+	if utf8.RuneCountInString(text) <= room {
 		return text
 	}
 	paras := splitParagraphs(text)
@@ -153,99 +166,249 @@ func excerpt(text string, terms []string, limit int) string {
 	for _, t := range terms {
 		want[t] = true
 	}
-	type scored struct {
-		i     int
-		score int
-	}
-	var order []scored
+	hits := make([]int, len(paras))
+	var order []int
 	for i, p := range paras {
-		n := 0
 		for t := range termSet(p) {
 			if want[t] {
-				n++
+				hits[i]++
 			}
 		}
-		if i == 0 && strings.HasPrefix(p, "#") {
-			n += 1000 // the heading always comes first
-		}
-		order = append(order, scored{i, n})
+		order = append(order, i)
 	}
 	// Best paragraphs first; on ties, earlier ones (a section's opening
 	// usually states its point).
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && order[j].score > order[j-1].score; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
+	sort.SliceStable(order, func(a, b int) bool { return hits[order[a]] > hits[order[b]] })
+	x := &excerptBuilder{paras: paras, text: map[int]string{}, room: room}
+	if strings.HasPrefix(paras[0], "#") {
+		x.add(0, paras[0]) // the heading always comes first
 	}
-	keep := make([]bool, len(paras))
-	used := 0
-	for _, o := range order {
-		if o.score == 0 && used > 0 {
+	matched := false
+	for _, i := range order {
+		if hits[i] == 0 {
 			break
 		}
-		n := EstimateTokens(paras[o.i]) + 1
-		if used+n > limit {
-			if used == 0 {
-				return clipTokens(paras[o.i], limit)
-			}
+		if x.add(i, paras[i]) {
+			matched = true
 			continue
 		}
-		keep[o.i] = true
-		used += n
+		if left := x.left(i); left >= minExcerptTokens*2 {
+			if c := clipParagraph(paras[i], want, left); c != "" && x.add(i, c) {
+				matched = true
+			}
+		}
 	}
-	var b strings.Builder
-	gap := false
-	for i, p := range paras {
-		if !keep[i] {
-			gap = true
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-			if gap {
-				b.WriteString("…\n\n")
+	if !matched {
+		for i, p := range paras {
+			if _, ok := x.text[i]; ok {
+				continue
+			}
+			if !x.add(i, p) {
+				if c := clipRunes(p, x.left(i)); c != "" {
+					x.add(i, c)
+				}
+				break
 			}
 		}
-		gap = false
-		b.WriteString(p)
+	}
+	return x.String()
+}
+
+// excerptBuilder keeps chosen paragraphs (some cut) within room runes,
+// counting the separators and gap marks the excerpt will hold.
+type excerptBuilder struct {
+	paras []string
+	text  map[int]string
+	room  int
+}
+
+// add keeps paragraph i as t when the excerpt stays within room.
+func (x *excerptBuilder) add(i int, t string) bool {
+	x.text[i] = t
+	if utf8.RuneCountInString(x.String()) > x.room {
+		delete(x.text, i)
+		return false
+	}
+	return true
+}
+
+// left is how many runes paragraph i may take: room less the excerpt with
+// i kept empty, so that its separators are paid for.
+func (x *excerptBuilder) left(i int) int {
+	x.text[i] = ""
+	n := x.room - utf8.RuneCountInString(x.String())
+	delete(x.text, i)
+	return n
+}
+
+func (x *excerptBuilder) String() string {
+	kept := make([]int, 0, len(x.text))
+	for i := range x.text {
+		kept = append(kept, i)
+	}
+	sort.Ints(kept)
+	var b strings.Builder
+	next := 0 // the paragraph that follows the last one written
+	for n, i := range kept {
+		gap := i > next
+		switch {
+		case n == 0 && gap:
+			b.WriteString("…\n\n")
+		case n > 0 && gap:
+			b.WriteString("\n\n…\n\n")
+		case n > 0:
+			b.WriteString("\n\n")
+		}
+		b.WriteString(x.text[i])
+		next = i + 1
 	}
 	return b.String()
 }
 
 // splitParagraphs splits Markdown at blank lines, keeping a heading line as
-// a paragraph of its own.
+// a paragraph of its own and a fenced code block whole, blank lines and
+// all. Paragraphs keep their indentation.
 func splitParagraphs(text string) []string {
 	var out []string
-	for _, p := range strings.Split(text, "\n\n") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		if strings.HasPrefix(p, "#") {
-			if h, rest, ok := strings.Cut(p, "\n"); ok {
-				out = append(out, h)
-				p = strings.TrimSpace(rest)
-			}
-		}
-		if p != "" {
+	var cur []string
+	fence := ""
+	flush := func() {
+		if p := trimBlank(strings.Join(cur, "\n")); p != "" {
 			out = append(out, p)
 		}
+		cur = cur[:0]
 	}
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence != "":
+			cur = append(cur, l)
+			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			cur = append(cur, l)
+			fence = strings.Repeat(t[:1], len(t)-len(strings.TrimLeft(t, t[:1])))
+		case t == "":
+			flush()
+		case strings.HasPrefix(t, "#") && len(cur) == 0:
+			cur = append(cur, l)
+			flush()
+		default:
+			cur = append(cur, l)
+		}
+	}
+	flush()
 	return out
 }
 
-// clipTokens cuts s to about limit tokens at a word boundary.
-func clipTokens(s string, limit int) string {
-	max := limit * 4
-	if utf8.RuneCountInString(s) <= max {
+// clipParagraph cuts a paragraph too long for room runes to the lines that
+// best hold question terms, in their order, "…" between runs: a long list
+// keeps the items asked about. A term on fewer of the paragraph's lines
+// counts for more ("Peru" in a list of meetups, each of which says "Go
+// meetup"). A code block keeps its fences; a paragraph of one line is cut
+// at a word boundary.
+func clipParagraph(p string, want map[string]bool, room int) string {
+	lines := strings.Split(p, "\n")
+	if len(lines) == 1 {
+		return clipRunes(p, room)
+	}
+	open := strings.TrimSpace(lines[0])
+	fenced := strings.HasPrefix(open, "```") || strings.HasPrefix(open, "~~~")
+	sets := make([]map[string]bool, len(lines))
+	df := map[string]int{}
+	for i, l := range lines {
+		sets[i] = termSet(l)
+		for t := range sets[i] {
+			if want[t] {
+				df[t]++
+			}
+		}
+	}
+	score := make([]float64, len(lines))
+	var order []int
+	for i := range lines {
+		for t := range sets[i] {
+			if want[t] {
+				score[i] += 1 / float64(df[t])
+			}
+		}
+		if score[i] > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
+	keep := map[int]bool{}
+	if fenced {
+		keep[0], keep[len(lines)-1] = true, true
+	}
+	render := func() string {
+		var b []string
+		next := 0
+		for i, l := range lines {
+			if !keep[i] {
+				continue
+			}
+			if i > next && len(b) > 0 {
+				b = append(b, "…")
+			}
+			b = append(b, l)
+			next = i + 1
+		}
+		return strings.Join(b, "\n")
+	}
+	kept, used := 0, 0 // used: the kept lines' runes, a lower bound of render's
+	for i := range keep {
+		used += utf8.RuneCountInString(lines[i]) + 1
+	}
+	for _, i := range order {
+		n := utf8.RuneCountInString(lines[i]) + 1
+		if keep[i] || used+n > room {
+			continue // cheap: most lines of a long list fail here, unrendered
+		}
+		keep[i] = true
+		if utf8.RuneCountInString(render()) > room {
+			delete(keep, i)
+			continue
+		}
+		kept++
+		used += n
+	}
+	if kept > 0 {
+		return render()
+	}
+	if fenced {
+		return "" // a code block cut at a word would leave its fence open
+	}
+	return clipRunes(p, room)
+}
+
+// clipRunes cuts s to at most room runes at a word boundary, " …" included.
+func clipRunes(s string, room int) string {
+	if utf8.RuneCountInString(s) <= room {
 		return s
 	}
-	rs := []rune(s)[:max]
-	cut := string(rs)
-	if i := strings.LastIndexAny(cut, " \n"); i > max/2 {
+	if room < 8 {
+		return ""
+	}
+	cut := string([]rune(s)[:room-2])
+	if i := strings.LastIndexAny(cut, " \n"); i > len(cut)/2 {
 		cut = cut[:i]
 	}
 	return cut + " …"
+}
+
+// trimBlank drops the blank lines around a text and its trailing spaces,
+// keeping the first line's indentation.
+func trimBlank(s string) string {
+	s = strings.TrimRight(s, " \t\n\r")
+	for {
+		l, rest, ok := strings.Cut(s, "\n")
+		if !ok || strings.TrimSpace(l) != "" {
+			return s
+		}
+		s = rest
+	}
 }
 
 // termSet returns the distinct index terms of a text of any length.

@@ -33,6 +33,8 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"query-kb", "--budget", "10", "anything"}, 2, "budget too small"},
 		{[]string{"query-kb", "--k", "-1", "anything"}, 2, "must not be negative"},
+		{[]string{"query-kb", "--budget", "0", "anything"}, 2, "budget too small"},
+		{[]string{"query-kb", "--k", "0", "anything"}, 2, "at least one excerpt"},
 		{[]string{"ingest", notes, "--title", "T", "--approved-by", "dana", "--kind", "bogus"}, 2, "unknown source kind"},
 		{[]string{"ingest", notes, "--title", "T"}, 2, "--approved-by is required"},
 		{[]string{"ingest", filepath.Join(dir, "missing.md"), "--title", "T", "--approved-by", "dana"}, 1, "no such file"},

@@ -27,10 +27,15 @@ func newQueryCmd(e *env) *cobra.Command {
 			if k < 0 || budget < 0 {
 				return usageError{errors.New("--k and --budget must not be negative")}
 			}
+			// The flags default to DefaultK and DefaultBudget, so a 0 here was
+			// asked for: it is refused, not taken for the default.
+			if k == 0 {
+				return usageError{errors.New("--k 0: ask for at least one excerpt")}
+			}
 			if strings.TrimSpace(args[0]) == "" {
 				return usageError{retrieve.ErrEmptyQuestion}
 			}
-			if budget > 0 && budget < retrieve.MinBudget {
+			if budget < retrieve.MinBudget {
 				return usageError{fmt.Errorf("--budget %d: %w", budget, retrieve.ErrBudgetTooSmall)}
 			}
 			s, err := e.open()

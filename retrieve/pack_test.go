@@ -1,0 +1,74 @@
+package retrieve
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ptwiki/pt/retrieve/internal/index"
+)
+
+// section is a page section of the shapes that tripped excerpts: prose, a
+// list longer than any excerpt, and a code block with blank lines and
+// indentation inside.
+func section() string {
+	var list strings.Builder
+	for i := 0; i < 120; i++ {
+		fmt.Fprintf(&list, "* City %d: the Go meetup of city %d, every month\n", i, i)
+	}
+	list.WriteString("* Lima, Peru: Golang Lima meetup\n")
+	return "## Meetups\n\nGo user groups meet all over the world.\n\n" + list.String() +
+		"\nTo throttle calls, use a ticker:\n\n```go\nconst rateLimit = time.Second / 10\n\nthrottle := time.Tick(rateLimit)\nfor _, payload := range payloads {\n  <-throttle\n  go client.Call(\"Service.Method\", payload)\n}\n```\n\nThat keeps the client to ten calls a second.\n"
+}
+
+func TestExcerptStaysWithinLimit(t *testing.T) {
+	text := section()
+	for _, q := range []string{"Peru meetup", "throttle ticker payload", "nothing here matches", "go"} {
+		terms := index.Terms(q)
+		for limit := minExcerptTokens; limit <= 800; limit += 7 {
+			ex := excerpt(text, terms, limit)
+			if n := EstimateTokens(ex); n > limit {
+				t.Fatalf("%q at limit %d: %d tokens:\n%s", q, limit, n, ex)
+			}
+			if ex == "" || ex == "## Meetups" {
+				t.Fatalf("%q at limit %d: excerpt %q holds none of the section's text", q, limit, ex)
+			}
+		}
+	}
+}
+
+// What an excerpt keeps is the page's text: pieces between gap marks occur
+// in the section verbatim (a cut piece up to its " …").
+func TestExcerptIsThePagesText(t *testing.T) {
+	text := section()
+	for _, q := range []string{"Peru meetup", "throttle ticker payload", "ten calls a second"} {
+		for _, limit := range []int{60, 150, 300, 700} {
+			ex := excerpt(text, index.Terms(q), limit)
+			for _, piece := range strings.Split(strings.TrimPrefix(ex, "…\n\n"), "\n\n…\n\n") {
+				for _, line := range strings.Split(strings.TrimSuffix(piece, " …"), "\n") {
+					if line != "…" && !strings.Contains(text, line) {
+						t.Errorf("%q at limit %d: line %q is not in the section:\n%s", q, limit, line, ex)
+					}
+				}
+			}
+			if strings.Count(ex, "```")%2 != 0 {
+				t.Errorf("%q at limit %d: a code fence is left open:\n%s", q, limit, ex)
+			}
+		}
+	}
+}
+
+func TestExcerptKeepsWhatWasAsked(t *testing.T) {
+	text := section()
+	ex := excerpt(text, index.Terms("Is there a Go meetup in Peru?"), 350)
+	if !strings.Contains(ex, "Lima, Peru") || !strings.HasPrefix(ex, "## Meetups") {
+		t.Errorf("the list too long for the excerpt lost the item asked about:\n%s", ex)
+	}
+	ex = excerpt(text, index.Terms("how do I throttle calls to the payload service"), 350)
+	if !strings.Contains(ex, "  <-throttle") || !strings.Contains(ex, "\n\nthrottle := time.Tick") {
+		t.Errorf("the code block lost its indentation or blank lines:\n%s", ex)
+	}
+	if ex := excerpt("First paragraph about nothing.\n\n"+strings.Repeat("filler words here. ", 200)+"\n\nThe ticker answer.", index.Terms("ticker"), 60); !strings.HasPrefix(ex, "…\n\n") {
+		t.Errorf("an excerpt that starts after the section's opening says so:\n%s", ex)
+	}
+}
