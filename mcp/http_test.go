@@ -272,7 +272,15 @@ func TestHTTPDisconnectMidCall(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	time.Sleep(300 * time.Millisecond) // let calls whose clients left finish
+	// Calls whose clients left go on in the server: wait until the branch
+	// has stood still for a second (at most 20 s), so that none is still
+	// writing when the test checks the repository and removes it.
+	last, still := "", time.Now()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && time.Since(still) < time.Second; time.Sleep(50 * time.Millisecond) {
+		if n := git(t, s, "rev-list", "--count", "HEAD"); n != last {
+			last, still = n, time.Now()
+		}
+	}
 	git(t, s, "fsck", "--strict")
 	// Every ingest commit is whole: a source, its summary, the log entry.
 	for _, c := range strings.Split(git(t, s, "log", "--format=%H", "--grep=^Batch-Kind: ingest$"), "\n") {

@@ -354,7 +354,8 @@ func TestResourcesAndPrompt(t *testing.T) {
 			t.Errorf("%s: %+v", uri, pg.Contents[0])
 		}
 	}
-	for uri, code := range map[string]int64{"kb://page/pages/nope.md": sdk.CodeResourceNotFound, "kb://page/../secret.md": jsonrpc.CodeInvalidParams, "kb://page/kb.yaml": jsonrpc.CodeInvalidParams, "kb://other/x.md": sdk.CodeResourceNotFound} {
+	notFound := sdk.ResourceNotFoundError("").(*jsonrpc.Error).Code // the SDK's code for it
+	for uri, code := range map[string]int64{"kb://page/pages/nope.md": notFound, "kb://page/../secret.md": jsonrpc.CodeInvalidParams, "kb://page/kb.yaml": jsonrpc.CodeInvalidParams, "kb://other/x.md": notFound} {
 		var we *jsonrpc.Error
 		if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); !errors.As(err, &we) || we.Code != code {
 			t.Errorf("%s: error %v, want JSON-RPC code %d", uri, err, code)

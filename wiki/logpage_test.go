@@ -41,9 +41,7 @@ func TestLogKeepsEveryEntryAcrossMonths(t *testing.T) {
 		exists[f] = true
 	}
 	files := []string{"log.md"}
-	for _, f := range strings.Fields(git(t, dir, "ls-tree", "--name-only", "HEAD", "log/")) {
-		files = append(files, f)
-	}
+	files = append(files, strings.Fields(git(t, dir, "ls-tree", "--name-only", "HEAD", "log/"))...)
 	var all strings.Builder
 	for _, f := range files {
 		text := git(t, dir, "show", "HEAD:"+f)
