@@ -64,7 +64,7 @@ func Open(dir string) (*Index, error) {
 	if !claimDir(abs) {
 		return nil, fmt.Errorf("open index %s: %w (in this process)", dir, ErrBusy)
 	}
-	ix, err := openDir(abs)
+	ix, err := guarded(func() (*Index, error) { return openDir(abs) })
 	if err != nil {
 		releaseDir(abs)
 		return nil, fmt.Errorf("open index %s: %w", dir, err)

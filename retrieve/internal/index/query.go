@@ -74,7 +74,9 @@ func DefaultFields() map[string]float64 {
 // documents found by the question's more selective words, and words in most
 // documents are ignored (see termsQuery); on the benchmark corpus that keeps
 // nine in ten of the exact top ten at a sixth of the cost.
-func (ix *Index) Search(ctx context.Context, q Query) ([]Hit, error) {
+func (ix *Index) Search(ctx context.Context, q Query) (_ []Hit, err error) {
+	defer guardFaults()()
+	defer recoverCorrupt(&err)
 	bq, err := buildQuery(q, &ix.snaps)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)

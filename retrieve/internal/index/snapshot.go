@@ -31,6 +31,10 @@ const snapshotTries = 10
 // missing one as an error wrapping fs.ErrNotExist; neither is repaired here,
 // since the directory belongs to its writer.
 func OpenSnapshot(dir string) (*Index, error) {
+	return guarded(func() (*Index, error) { return openSnapshot(dir) })
+}
+
+func openSnapshot(dir string) (*Index, error) {
 	b, err := os.ReadFile(filepath.Join(dir, markerName))
 	if err != nil {
 		return nil, fmt.Errorf("open index snapshot %s: %w", dir, err)
