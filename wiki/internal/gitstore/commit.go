@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 )
@@ -181,21 +183,75 @@ func (s *Store) beginBranchWrite(ctx context.Context) (done func(), err error) {
 	}, nil
 }
 
-// landBranch moves the branch from old to new, then brings the work tree
-// along from the update journaled as pending (when keepWorktree). On a lost
-// compare-and-swap the journal is dropped against the unmoved head. The
-// caller holds beginBranchWrite.
+// landBranch moves the branch from old to new and brings the work tree
+// and the index along (keepWorktree), after journaling them in pending.
+//
+// The work tree and the index are written first, under index.lock, and the
+// branch moves after them; the index is renamed into place right after the
+// move, which ends the lock. A git commit reads HEAD, then the index, then
+// takes index.lock: with the lock held from before the move, a commit that
+// read the moved HEAD can only find the index already in step, instead of
+// reading the old one and committing the old tree on top, which would undo
+// the batch. A crash leaves the lock, which keeps git from committing until
+// pt's next command finishes the journal (and puts the files back when the
+// branch never moved). When a git command holds index.lock past
+// indexLockWait, the branch moves first and the index follows, as git
+// allows.
 func (s *Store) landBranch(res CommitResult, old, new Hash, msg string, who Signature, keepWorktree bool, pending []wtEntry) (CommitResult, error) {
-	if err := s.updateRef(old, new, msg, who); err != nil {
-		if keepWorktree {
-			s.finishPendingLocked()
+	if keepWorktree {
+		s.holdIndex()
+		defer s.releaseIndex()
+	}
+	if !keepWorktree || s.indexHeld == nil {
+		if err := s.updateRef(old, new, msg, who); err != nil {
+			if keepWorktree {
+				s.finishPendingLocked()
+			}
+			return res, err
 		}
+		res.Hash = new
+		if keepWorktree {
+			res.SkippedWorktree, res.WorktreeErr = s.syncWorktree(pending, 0, time.Time{})
+		}
+		return res, nil
+	}
+	states := s.syncFiles(pending)
+	lockPath := s.indexHeld.Name()
+	var idxErr error
+	if len(states) > 0 {
+		idxErr = s.writeIndex(s.indexHeld, states)
+	}
+	publish := func() {
+		if len(states) > 0 && idxErr == nil {
+			s.indexHeld = nil // publishIndex renames it, or removes it
+			idxErr = s.publishIndex(lockPath)
+		}
+	}
+	if err := s.updateRefThen(old, new, msg, who, publish); err != nil {
+		if s.indexHeld == nil && idxErr == nil && len(states) > 0 {
+			// The branch moved and the index followed; only the directory
+			// sync failed. The batch has landed.
+			res.Hash = new
+			res.WorktreeErr = err
+			os.Remove(s.journalPath())
+			return res, nil
+		}
+		s.releaseIndex()
+		s.finishPendingLocked() // the files go back to what the branch holds
 		return res, err
 	}
 	res.Hash = new
-	if keepWorktree {
-		res.SkippedWorktree, res.WorktreeErr = s.syncWorktree(pending, 0, time.Time{})
+	for _, st := range states {
+		if st.skipped {
+			res.SkippedWorktree = append(res.SkippedWorktree, st.path)
+		}
 	}
+	if idxErr == nil || errors.Is(idxErr, errIndexUnsupported) {
+		if err := os.Remove(s.journalPath()); err != nil && !errors.Is(err, fs.ErrNotExist) && idxErr == nil {
+			idxErr = err
+		}
+	}
+	res.WorktreeErr = idxErr
 	return res, nil
 }
 

@@ -210,6 +210,16 @@ func TestCrashAtRandomPoints(t *testing.T) {
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
 			t.Fatalf("round %d: helper exited on its own: %v\n%s", round, err, stderr.String())
 		}
+		// A person commits before any pt command has run again. git must
+		// either refuse (pt's index.lock is still there) or commit a tree
+		// that keeps everything the branch holds: a crash between the
+		// branch move and the index update must not let git commit the
+		// old index on top, undoing the batch.
+		if _, err := gitErr(dir, "commit", "-q", "--allow-empty", "-m", fmt.Sprint("person after crash ", round)); err == nil {
+			if d := git(t, dir, "diff", "--name-status", "HEAD^", "HEAD"); d != "" {
+				t.Fatalf("round %d: a person's commit after the crash changed the tree:\n%s", round, d)
+			}
+		}
 	}
 	s2, err := Open(ctx, dir)
 	if err != nil {

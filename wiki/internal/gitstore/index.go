@@ -33,22 +33,27 @@ func (s *Store) updateIndex(states []wtState, deadPID int, since time.Time) erro
 	if len(states) == 0 {
 		return nil
 	}
-	idxPath := filepath.Join(s.gitDir, "index")
-	lockPath := idxPath + ".lock"
+	lockPath := s.indexPath() + ".lock"
 	lock, err := s.lockIndex(lockPath, deadPID, since)
 	if err != nil {
 		return err
 	}
-	done := false
-	defer func() {
-		if !done {
-			lock.Close()
-			os.Remove(lockPath)
-		}
-	}()
+	if err := s.writeIndex(lock, states); err != nil {
+		lock.Close()
+		os.Remove(lockPath)
+		return err
+	}
+	return s.publishIndex(lockPath)
+}
 
+func (s *Store) indexPath() string { return filepath.Join(s.gitDir, "index") }
+
+// writeIndex writes the index with states applied into lock (index.lock,
+// held by the caller), syncs and closes it; publishIndex then renames it
+// into place. On error lock is left for the caller to remove.
+func (s *Store) writeIndex(lock *os.File, states []wtState) error {
 	idx := &indexFile{version: 2}
-	if data, err := os.ReadFile(idxPath); err == nil {
+	if data, err := os.ReadFile(s.indexPath()); err == nil {
 		if idx, err = parseIndex(data); err != nil {
 			return fmt.Errorf("gitstore: read index: %v: %w", err, errIndexUnsupported)
 		}
@@ -106,10 +111,16 @@ func (s *Store) updateIndex(states []wtState, deadPID int, since time.Time) erro
 	if err := lock.Close(); err != nil {
 		return fmt.Errorf("gitstore: write index: %w", err)
 	}
-	if err := replaceFile(lockPath, idxPath); err != nil {
+	return nil
+}
+
+// publishIndex renames a written index.lock into place, which also
+// releases it; on error the lock file is removed.
+func (s *Store) publishIndex(lockPath string) error {
+	if err := replaceFile(lockPath, s.indexPath()); err != nil {
+		os.Remove(lockPath)
 		return fmt.Errorf("gitstore: write index: %w", err)
 	}
-	done = true
 	return nil
 }
 
@@ -193,5 +204,25 @@ func (s *Store) lockIndex(lockPath string, deadPID int, since time.Time) (*os.Fi
 			return nil, fmt.Errorf("gitstore: %s: %w", lockPath, errIndexBusy)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// holdIndex takes index.lock for landBranch, which writes the index for the
+// new commit into it before the branch moves and renames it into place
+// right after; when a git command holds the lock past indexLockWait,
+// nothing is held. The caller holds s.mu.
+func (s *Store) holdIndex() {
+	if f, err := s.lockIndex(s.indexPath()+".lock", 0, time.Time{}); err == nil {
+		s.indexHeld = f
+	}
+}
+
+// releaseIndex gives back an index.lock holdIndex took and no publishIndex
+// consumed.
+func (s *Store) releaseIndex() {
+	if f := s.indexHeld; f != nil {
+		s.indexHeld = nil
+		f.Close() // may be closed already (writeIndex)
+		os.Remove(f.Name())
 	}
 }

@@ -104,7 +104,13 @@ func (s *Store) headTarget() (string, error) {
 // The caller holds the pt write lock, which is what makes an old <ref>.lock
 // safe to call stale: no live pt writer can hold it.
 func (s *Store) updateRef(old, new Hash, msg string, who Signature) error {
-	if err := s.setRef(s.refName(), old, new, false); err != nil {
+	return s.updateRefThen(old, new, msg, who, nil)
+}
+
+// updateRefThen is updateRef, calling then as soon as the branch has moved
+// (setRefThen).
+func (s *Store) updateRefThen(old, new Hash, msg string, who Signature, then func()) error {
+	if err := s.setRefThen(s.refName(), old, new, false, then); err != nil {
 		return err
 	}
 	s.appendReflog(old, new, msg, who)

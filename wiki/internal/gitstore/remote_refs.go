@@ -26,6 +26,14 @@ func (s *Store) SetRef(ctx context.Context, name string, old, h Hash) error {
 
 // setRef is updateRef for any ref name; force skips the old-value check.
 func (s *Store) setRef(name string, old, h Hash, force bool) error {
+	return s.setRefThen(name, old, h, force, nil)
+}
+
+// setRefThen is setRef, calling then right after the ref file is renamed
+// into place, before the directory is synced: landBranch publishes the
+// index there, so that a git command sees the moved branch with the old
+// index for as short a time as two renames allow.
+func (s *Store) setRefThen(name string, old, h Hash, force bool, then func()) error {
 	refPath := filepath.Join(s.commonDir, filepath.FromSlash(name))
 	lockPath := refPath + ".lock"
 	if err := os.MkdirAll(filepath.Dir(refPath), 0o755); err != nil {
@@ -64,6 +72,9 @@ func (s *Store) setRef(name string, old, h Hash, force bool) error {
 		return fmt.Errorf("gitstore: update %s: %w", name, err)
 	}
 	done = true
+	if then != nil {
+		then()
+	}
 	return syncDir(filepath.Dir(refPath))
 }
 

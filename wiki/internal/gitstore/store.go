@@ -34,6 +34,9 @@ type Store struct {
 	// repository has no local branch at all (a CI runner's checkout): it
 	// stands for the branch until the branch exists.
 	detachedBase Hash
+	// indexHeld is index.lock, taken before the branch moves and kept for
+	// the index update after it (landBranch); nil otherwise. Guarded by mu.
+	indexHeld *os.File
 	// insideGitDir is set when the path opened was a git directory itself
 	// (a bare repository, or a .git directory reached by mistake).
 	insideGitDir bool

@@ -138,6 +138,14 @@ func (s *Store) finishPendingLocked() error {
 		return nil
 	}
 	jfi, _ := os.Stat(s.journalPath())
+	if jfi != nil && pid != 0 && pid != os.Getpid() {
+		// The index.lock the dead writer held across its branch move
+		// (landBranch) goes first: until it does, git refuses to commit.
+		lockPath := filepath.Join(s.gitDir, "index.lock")
+		if fi, err := os.Stat(lockPath); err == nil && !fi.ModTime().Before(jfi.ModTime().Add(-time.Second)) && processDead(pid) {
+			os.Remove(lockPath)
+		}
+	}
 	if t, _ := s.headTarget(); s.workDir == "" || t != s.refName() {
 		return os.Remove(s.journalPath()) // HEAD left the branch: nothing to keep in step
 	}
