@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -229,4 +230,35 @@ func TestDetachedCheckoutWithoutBranches(t *testing.T) {
 		t.Errorf("the detached HEAD moved to %s", got)
 	}
 	fsck(t, ci)
+}
+
+// A <branch>.lock left by a writer killed mid-move is cleared when pt next
+// opens the repository, so that a person's git commit is not refused; a
+// young one (a git command at work) is left alone.
+func TestOpenClearsStaleRefLock(t *testing.T) {
+	s := newRepo(t)
+	commit(t, s, "one", "a.md=a")
+	dir := repoDir(s)
+	lock := filepath.Join(s.GitDir(), "refs", "heads", s.Branch()+".lock")
+	writeFile(t, lock, "")
+	old := time.Now().Add(-10 * time.Second)
+	os.Chtimes(lock, old, old)
+	s2, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Fatalf("stale %s still there: %v", lock, err)
+	}
+	writeFile(t, lock, "")
+	s3, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Close()
+	if _, err := os.Stat(lock); err != nil {
+		t.Errorf("a fresh ref lock was removed: %v", err)
+	}
+	os.Remove(lock)
 }

@@ -3,6 +3,7 @@ package gitstore
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -224,4 +225,26 @@ func (s *Store) adoptDetached() error {
 	}
 	s.detachedBase = head
 	return nil
+}
+
+// clearStaleRefLock removes a <branch>.lock that a writer killed while moving
+// the branch left behind, when pt opens the repository: otherwise a
+// person's git commit is refused until the next pt write clears it. Only
+// a lock older than refLockStaleAfter goes (git holds its ref locks for
+// milliseconds), and only while no pt writer holds the write lock.
+func (s *Store) clearStaleRefLock(ctx context.Context) {
+	p := filepath.Join(s.commonDir, filepath.FromSlash(s.refName())) + ".lock"
+	if fi, err := os.Stat(p); err != nil || time.Since(fi.ModTime()) < refLockStaleAfter {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	unlock, err := s.Lock(ctx)
+	if err != nil {
+		return // a writer is at work: the lock may be its own
+	}
+	defer unlock()
+	if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) >= refLockStaleAfter {
+		os.Remove(p)
+	}
 }

@@ -117,6 +117,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.finishPending(ctx); err != nil {
 		return nil, err
 	}
+	s.clearStaleRefLock(ctx)
 	return s, nil
 }
 
