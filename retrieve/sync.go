@@ -74,7 +74,12 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 			return h, nil
 		}
 	}
-	// Busy elsewhere, or the disk refused: answer from memory.
+	return fromMemory(ctx, s, dir, head)
+}
+
+// fromMemory answers from an index of dir's space built in memory and
+// kept for the process (busy elsewhere, or the disk refused).
+func fromMemory(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) (*handle, error) {
 	open.Lock()
 	mem := open.mem[dir]
 	if mem == nil {
@@ -89,7 +94,7 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 	h := mem.take(&open.Mutex, "memory")
 	open.Unlock()
 	updateMu.Lock()
-	err = update(ctx, s, h.ix, head)
+	err := update(ctx, s, h.ix, head)
 	updateMu.Unlock()
 	if err != nil {
 		h.release()
@@ -149,6 +154,10 @@ func updateDisk(ctx context.Context, s *wiki.Space, dir string, ix *index.Index,
 		if rerr := resetAt(ctx, s, dir, head); rerr == nil {
 			return acquireOpen(dir)
 		}
+		// The rebuild could not take the directory (another process
+		// did, a server, after it was deleted): the index is a cache,
+		// so the question is answered from memory.
+		return fromMemory(ctx, s, dir, head)
 	}
 	return nil, err
 }
