@@ -34,6 +34,9 @@ func TestSyncUnreachableAndRejectedKeepBatches(t *testing.T) {
 	if !errors.Is(err, wiki.ErrPushRejected) {
 		t.Fatalf("push past a rejecting hook: err = %v, want ErrPushRejected", err)
 	}
+	if !strings.Contains(err.Error(), "frozen for review") {
+		t.Errorf("the refusal %q does not carry the host's message", err)
+	}
 	if head(t, s) != local || slices.Contains(batchIDs(t, bare, "main"), id) {
 		t.Fatal("a rejected push lost or landed the batch")
 	}

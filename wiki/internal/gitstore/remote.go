@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -224,9 +225,16 @@ func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) error {
 	if !expect.IsZero() {
 		opts.RequireRemoteRefs = []config.RefSpec{config.RefSpec(expect.String() + ":" + s.refName())}
 	}
+	// The remote's own words (a hook's "protected branch: ..." on the
+	// sideband, which git prints as "remote: ...") go with a refusal.
+	var said bytes.Buffer
+	opts.Progress = &said
 	err := rem.PushContext(ctx, opts)
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		msg := scrub(err.Error())
+		if r := remoteSaid(said.String()); r != "" {
+			msg += " (remote: " + scrub(r) + ")"
+		}
 		switch {
 		case strings.Contains(msg, "non-fast-forward"), strings.Contains(msg, "required to be"),
 			strings.Contains(msg, "failed to lock"), strings.Contains(msg, "cannot lock ref"),
@@ -306,4 +314,22 @@ func scrub(s string) string {
 		s = strings.ReplaceAll(s, t, "***")
 	}
 	return s
+}
+
+// remoteSaid is what a remote printed on the sideband during a push, on
+// one line, with the progress counters git hosts also send left out.
+func remoteSaid(s string) string {
+	var keep []string
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "remote:"))
+		if l == "" || strings.Contains(l, "objects:") || strings.HasPrefix(l, "Resolving deltas") || strings.HasPrefix(l, "Total ") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	out := strings.Join(keep, "; ")
+	if len(out) > 300 {
+		out = out[:300] + "…"
+	}
+	return out
 }
