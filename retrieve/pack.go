@@ -66,7 +66,7 @@ func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, gr
 		if err != nil {
 			continue // unreadable now (a broken page): it cannot be cited
 		}
-		if !pa.Page.Meta.Active(req.Now) {
+		if !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, s, head, pa, req) {
 			continue
 		}
 		c := candidate{g: g, sec: sec, page: pa, title: sec.Title, fused: g.fused,
@@ -84,6 +84,22 @@ func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, gr
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// sourceActive reports whether a summary's source is active too: a source
+// and its summary are one page, so a retracted or stale source takes its
+// summary's restatement out of the answers with it, before lint marks the
+// summary. Pages other than summaries are their own source.
+func sourceActive(ctx context.Context, s *wiki.Space, head wiki.Rev, pa *wiki.PageAt, req Request) bool {
+	df := pa.Page.Meta.Provenance.DerivedFrom
+	if pa.Page.Meta.Kind != content.KindSummary || len(df) == 0 {
+		return true
+	}
+	src, err := s.ReadPage(ctx, head, df[0].Path)
+	if err != nil {
+		return true // a source gone or unreadable is lint's to report
+	}
+	return src.Page.Meta.Active(req.Now)
 }
 
 // representative is the section that stands for a group: its best, except

@@ -279,3 +279,35 @@ func TestQueryBudgetTooSmall(t *testing.T) {
 		t.Errorf("Query(budget %d): %d tokens, over budget", MinBudget, res.Tokens)
 	}
 }
+
+// A source and its summary are one page: a retracted source takes its
+// summary's restatement out of the answers with it, before lint has marked
+// the summary stale.
+func TestRetractedSourceTakesItsSummary(t *testing.T) {
+	s := newSpace(t)
+	ctx := context.Background()
+	src := "# Ledger replays\n\nReplays of the ledger write queue carry idempotency keys, so that a retried write is applied once.\n"
+	put(t, s, map[string]string{
+		"sources/ledger.md": page(content.Meta{Title: "Ledger replays", Kind: content.KindSource, Topics: []string{"ops"}}, src),
+		"summaries/ledger.md": page(content.Meta{Title: "Ledger replays", Kind: content.KindSummary, Topics: []string{"ops"},
+			Provenance: content.Provenance{DerivedFrom: []content.Ref{{Path: "sources/ledger.md", Revision: wiki.BlobID([]byte(src))}}}},
+			"# Ledger replays\n\nLedger replays carry idempotency keys so a retried write is applied once.\n"),
+		"pages/lunch.md": page(content.Meta{Title: "Team lunch", Topics: []string{"social"}}, "We order noodles on Fridays.\n"),
+	})
+	q := Request{Question: "why do ledger replays carry idempotency keys?", Now: testWhen}
+	if res, err := Query(ctx, s, q); err != nil || len(res.Results) == 0 {
+		t.Fatalf("before the retraction: %+v, %v", res, err)
+	}
+	put(t, s, map[string]string{
+		"sources/ledger.md": page(content.Meta{Title: "Ledger replays", Kind: content.KindSource, Status: content.StatusRetracted, Topics: []string{"ops"}}, src),
+	})
+	res, err := Query(ctx, s, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Results {
+		if strings.Contains(h.Path, "ledger") {
+			t.Errorf("%s came back after its source was retracted", h.Path)
+		}
+	}
+}
