@@ -187,7 +187,8 @@ func TestCorrupt(t *testing.T) {
 	}
 }
 
-func TestCorruptSegment(t *testing.T) {
+// onePageIndex writes an index of one page in a new directory, closed.
+func onePageIndex(t *testing.T) string {
 	dir := t.TempDir()
 	ix, err := Open(dir)
 	if err != nil {
@@ -195,6 +196,11 @@ func TestCorruptSegment(t *testing.T) {
 	}
 	apply(t, ix, "c1", storagePage("blob1", ""))
 	ix.Close()
+	return dir
+}
+
+func TestCorruptSegment(t *testing.T) {
+	dir := onePageIndex(t)
 	segs, _ := filepath.Glob(filepath.Join(dir, "*.seg"))
 	if len(segs) == 0 {
 		t.Fatal("no segment files written")
@@ -213,13 +219,7 @@ func TestCorruptSegment(t *testing.T) {
 // (a slice bound read from the file). Open reports that as ErrCorrupt, so
 // that the caller rebuilds, instead of taking down the process.
 func TestSegmentThatPanicsBluge(t *testing.T) {
-	src := t.TempDir()
-	ix, err := Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	apply(t, ix, "c1", storagePage("blob1", ""))
-	ix.Close()
+	src := onePageIndex(t)
 	recovered := 0
 	for off := 8; off <= 256; off += 8 {
 		// A fresh copy each time: a panic inside bluge leaves its lock
