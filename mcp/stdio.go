@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -181,8 +182,15 @@ func checkMessage(line []byte) (m wireMessage, id any, why string) {
 		if err := json.Unmarshal(m.ID, &id); err != nil {
 			return m, nil, "malformed id"
 		}
-		switch id.(type) {
-		case string, float64, nil:
+		switch v := id.(type) {
+		case string, nil:
+		case float64:
+			// The SDK reads a number as an int64, so 1.5 would be
+			// answered as 1, another request's id; a JSON number is
+			// exact up to 2^53.
+			if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+				return m, nil, "a numeric id must be an integer of at most 2^53"
+			}
 		default:
 			return m, nil, "id must be a string or a number"
 		}

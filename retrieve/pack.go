@@ -105,13 +105,33 @@ func sourceActive(ctx context.Context, s *wiki.Space, head wiki.Rev, pa *wiki.Pa
 // representative is the section that stands for a group: its best, except
 // that a source's own text is preferred to its summary's restatement, which
 // drops the details (flags, numbers, names) a question usually asks for.
+//
+// A section that is only its heading (the text is all in its subsections)
+// stands for nothing: the next matching section with text does.
 func representative(g *group) index.Hit {
-	for _, h := range g.sections {
-		if h.PageKind != content.KindSummary {
-			return h
+	for _, text := range []bool{true, false} {
+		for _, h := range g.sections {
+			if h.PageKind != content.KindSummary && (!text || hasText(h.Body)) {
+				return h
+			}
+		}
+		for _, h := range g.sections {
+			if !text || hasText(h.Body) {
+				return h
+			}
 		}
 	}
 	return g.sections[0]
+}
+
+// hasText reports whether a section holds a line other than headings.
+func hasText(body string) bool {
+	for _, l := range strings.Split(body, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return true
+		}
+	}
+	return false
 }
 
 // readAt reads the page of an index hit. The index reflects head, so the

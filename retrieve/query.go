@@ -52,7 +52,24 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 		res.Trace.Reason = "the question has no searchable words"
 		return res, nil
 	}
-	h, err := acquire(ctx, s, head)
+	get := func() (*handle, error) { return acquire(ctx, s, head) }
+	out, err := answer(ctx, s, get, head, req, terms, *res)
+	if errors.Is(err, index.ErrCorrupt) {
+		// The index's files are damaged, found only now that they are
+		// read. It is a cache: it is rebuilt and the question asked again,
+		// from memory when the rebuild cannot take the directory.
+		if rerr := resetAt(ctx, s, IndexDir(s), head); rerr != nil {
+			get = func() (*handle, error) { return fromMemory(ctx, s, IndexDir(s), head) }
+		}
+		out, err = answer(ctx, s, get, head, req, terms, *res)
+	}
+	return out, err
+}
+
+// answer answers req from the index get gives, filling in a copy of res.
+func answer(ctx context.Context, s *wiki.Space, get func() (*handle, error), head wiki.Rev, req Request, terms []string, base Result) (*Result, error) {
+	res := &base
+	h, err := get()
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}

@@ -171,19 +171,21 @@ func (ix *Index) reader() (*bluge.Reader, func(), error) {
 
 // Count returns the number of Docs in the index, for status reports and for
 // checking a rebuild.
-func (ix *Index) Count() (int, error) {
+func (ix *Index) Count() (_ int, err error) {
+	defer guardFaults()()
+	defer recoverCorrupt(&err)
 	r, release, err := ix.reader()
 	if err != nil {
-		return 0, fmt.Errorf("count index: %w", err)
+		return 0, readErr("count index", err)
 	}
 	defer release()
 	n, err := r.Count()
 	if err != nil {
-		return 0, fmt.Errorf("count index: %w", err)
+		return 0, readErr("count index", err)
 	}
 	_, hasMeta, err := readMeta(context.Background(), r)
 	if err != nil {
-		return 0, fmt.Errorf("count index: %w", err)
+		return 0, readErr("count index", err)
 	}
 	if hasMeta {
 		n--

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/blugelabs/bluge"
 )
@@ -11,7 +10,9 @@ import (
 // terms, unranked. It serves small dictionaries kept beside the text (the
 // acronyms a space defines), which are found by exact terms rather than
 // scored.
-func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit int) ([]Doc, error) {
+func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit int) (_ []Doc, err error) {
+	defer guardFaults()()
+	defer recoverCorrupt(&err)
 	if len(terms) == 0 || limit <= 0 {
 		return nil, nil
 	}
@@ -22,16 +23,16 @@ func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit i
 	q := bluge.NewBooleanQuery().AddMust(either).AddMust(termQuery{term: typ, field: fieldType})
 	r, release, err := ix.reader()
 	if err != nil {
-		return nil, fmt.Errorf("look up index: %w", err)
+		return nil, readErr("look up index", err)
 	}
 	defer release()
 	it, err := r.Search(ctx, bluge.NewTopNSearch(min(limit, MaxLimit), q))
 	if err != nil {
-		return nil, fmt.Errorf("look up index: %w", err)
+		return nil, readErr("look up index", err)
 	}
 	hits, err := collectHits(it, false)
 	if err != nil {
-		return nil, fmt.Errorf("look up index: %w", err)
+		return nil, readErr("look up index", err)
 	}
 	docs := make([]Doc, len(hits))
 	for i, h := range hits {

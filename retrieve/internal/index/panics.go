@@ -1,6 +1,8 @@
 package index
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 )
@@ -35,4 +37,15 @@ func recoverCorrupt(err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("%w: bluge: %v", ErrCorrupt, r)
 	}
+}
+
+// readErr wraps an error of reading the index for op, as ErrCorrupt unless
+// it is the caller's context's or a busy index: bluge's read errors (a bad
+// snappy block, a vellum or roaring decode) mean damaged files, which
+// callers answer by rebuilding.
+func readErr(op string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrCorrupt) || errors.Is(err, ErrBusy) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return fmt.Errorf("%s: %w: %w", op, ErrCorrupt, err)
 }

@@ -94,7 +94,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (_ []Hit, err error) {
 
 	r, release, err := ix.reader()
 	if err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+		return nil, readErr("search index", err)
 	}
 	defer release()
 	// Ties are broken below rather than by sorting on _id in bluge, which
@@ -102,11 +102,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (_ []Hit, err error) {
 	req := newTopScores(limit, bq)
 	it, err := r.Search(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+		return nil, readErr("search index", err)
 	}
 	hits, err := collectHits(it, !q.OmitBody)
 	if err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+		return nil, readErr("search index", err)
 	}
 	slices.SortStableFunc(hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ID, b.ID))

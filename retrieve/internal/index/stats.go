@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/blugelabs/bluge"
 	"github.com/blugelabs/bluge/search"
@@ -24,19 +23,21 @@ type TermStats struct {
 // analysed, as Terms returns them). Counts include Docs deleted since the last
 // segment merge, as BM25's own statistics do. It reads only term dictionaries
 // and is cheap.
-func (ix *Index) Stats(ctx context.Context, terms []string) (TermStats, error) {
+func (ix *Index) Stats(ctx context.Context, terms []string) (_ TermStats, err error) {
+	defer guardFaults()()
+	defer recoverCorrupt(&err)
 	r, release, err := ix.reader()
 	if err != nil {
-		return TermStats{}, fmt.Errorf("index stats: %w", err)
+		return TermStats{}, readErr("index stats", err)
 	}
 	defer release()
 	q := &statsQuery{cache: &ix.snaps, terms: terms, out: TermStats{DF: make(map[string]uint64, len(terms))}}
 	it, err := r.Search(ctx, bluge.NewTopNSearch(1, q))
 	if err != nil {
-		return TermStats{}, fmt.Errorf("index stats: %w", err)
+		return TermStats{}, readErr("index stats", err)
 	}
 	if _, err := it.Next(); err != nil {
-		return TermStats{}, fmt.Errorf("index stats: %w", err)
+		return TermStats{}, readErr("index stats", err)
 	}
 	return q.out, q.err
 }
