@@ -8,8 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
+	"math/big"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -182,13 +183,13 @@ func checkMessage(line []byte) (m wireMessage, id any, why string) {
 		if err := json.Unmarshal(m.ID, &id); err != nil {
 			return m, nil, "malformed id"
 		}
-		switch v := id.(type) {
+		switch id.(type) {
 		case string, nil:
 		case float64:
-			// The SDK reads a number as an int64, so 1.5 would be
-			// answered as 1, another request's id; a JSON number is
-			// exact up to 2^53.
-			if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+			// The SDK reads a number through a float64 into an int64,
+			// so 1.5 would be answered as 1 and 2^53+1 as 2^53: another
+			// request's id. The check reads the number as written.
+			if !exactID(m.ID) {
 				return m, nil, "a numeric id must be an integer of at most 2^53"
 			}
 		default:
@@ -239,4 +240,14 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 			return line, tooLong, err
 		}
 	}
+}
+
+// exactID reports whether a JSON number is an integer that a float64 holds
+// exactly (at most 2^53 in magnitude), as written, before any rounding.
+func exactID(raw json.RawMessage) bool {
+	f, _, err := big.ParseFloat(strings.TrimSpace(string(raw)), 10, 256, big.ToNearestEven)
+	if err != nil || !f.IsInt() {
+		return false
+	}
+	return new(big.Float).Abs(f).Cmp(big.NewFloat(1<<53)) <= 0
 }

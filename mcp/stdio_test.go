@@ -28,6 +28,7 @@ func TestStdioSurvivesInvalidMessages(t *testing.T) {
 		`{"jsonrpc":"2.0","id":6,"method":7}`,
 		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
 		`[{"jsonrpc":"2.0","id":9,"method":"ping"}]`,
 		`{"jsonrpc":"2.0","id":"req\/1","method":"ping"}`,
 		`{"jsonrpc":"2.0","id":1.0,"method":"ping"}`,
@@ -61,8 +62,8 @@ func TestStdioSurvivesInvalidMessages(t *testing.T) {
 		}
 		answered[strings.Trim(string(must(json.Marshal(m.ID))), `"`)] = true
 	}
-	if invalid != 10 {
-		t.Errorf("%d invalid-request errors, want 10:\n%s", invalid, out.String())
+	if invalid != 11 {
+		t.Errorf("%d invalid-request errors, want 11:\n%s", invalid, out.String())
 	}
 	for _, id := range []string{"0", "req/1", "1", "3"} {
 		if !answered[id] {

@@ -98,6 +98,14 @@ func probeFree(dir string) error {
 		delete(open.m, dir)
 	}
 	open.Unlock()
+	if held, known := index.Held(dir); known {
+		// Not opened: a damaged index can fail fatally in bluge, and a
+		// rebuild must work on exactly that one.
+		if held {
+			return ErrIndexBusy
+		}
+		return nil
+	}
 	ix, err := index.Open(dir)
 	switch {
 	case errors.Is(err, index.ErrBusy):

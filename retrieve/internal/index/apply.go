@@ -44,7 +44,11 @@ func (p pathTerm) Term() []byte  { return []byte(p) }
 //
 // Its cost depends on the size of the change, not of the index. ctx is checked
 // before the batch starts; a batch in progress is not interrupted.
-func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deletePaths []string) error {
+func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deletePaths []string) (err error) {
+	// bluge reads the existing segments while it builds a batch (to
+	// delete what it replaces): damage there is corruption too.
+	defer guardFaults()()
+	defer recoverCorrupt(&err)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}

@@ -22,3 +22,6 @@ func isLockHeld(err error) bool {
 // busy_unix.go), which retrieve bounds by leaving a busy directory alone for
 // a while.
 func lockHeld(dir string) bool { return false }
+
+// probeable says whether lockHeld can probe the lock without bluge.
+const probeable = false

@@ -196,20 +196,23 @@ func (ix *Index) Count() (_ int, err error) {
 // Close flushes nothing (every Apply is already durable) and releases the
 // directory lock. It waits for searches in flight; later calls return
 // ErrClosed. Closing twice is not an error.
-func (ix *Index) Close() error {
+func (ix *Index) Close() (err error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.closed {
 		return nil
 	}
 	ix.closed = true
+	// A writer left broken by a damaged segment may panic while closing;
+	// the directory is released all the same, to be deleted and rebuilt.
+	defer recoverCorrupt(&err)
 	if ix.ro != nil {
 		return ix.ro.Close()
 	}
-	err := ix.w.Close()
 	if ix.dir != "" {
-		releaseDir(ix.dir)
+		defer releaseDir(ix.dir)
 	}
+	err = ix.w.Close()
 	if err != nil {
 		return fmt.Errorf("close index %s: %w", ix.dir, err)
 	}

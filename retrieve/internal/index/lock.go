@@ -70,3 +70,15 @@ func Holder(dir string) int {
 	}
 	return pid
 }
+
+// Held reports whether another process holds dir's writer lock, and
+// whether that could be told without opening the index (known is false
+// where the lock cannot be probed, on Windows). Opening a damaged index
+// can fail fatally inside bluge (a length read from a corrupt segment that
+// no allocation can meet), so whoever only needs to know must not open it.
+func Held(dir string) (held, known bool) {
+	if !probeable {
+		return false, false
+	}
+	return lockHeld(dir), true
+}
