@@ -4,6 +4,7 @@ package index
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -36,3 +37,21 @@ func lockHeld(dir string) bool {
 
 // probeable says whether lockHeld can probe the lock without bluge.
 const probeable = true
+
+// whileUnlocked runs f holding bluge's lock on dir, so that no writer can
+// change the directory meanwhile, or returns ErrBusy when another process
+// holds it. A directory without the lock file has never been opened.
+func whileUnlocked(dir string, f func() error) error {
+	lf, err := os.Open(filepath.Join(dir, pidName))
+	if err != nil {
+		return f()
+	}
+	defer lf.Close() // releases the flock
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if isLockHeld(err) {
+			return fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
+		}
+		return err
+	}
+	return f()
+}

@@ -80,6 +80,11 @@ func openDir(dir string) (*Index, error) {
 	if lockHeld(dir) {
 		return nil, fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
 	}
+	if probeable && !fresh {
+		if err := whileUnlocked(dir, func() error { return verifySegments(dir) }); err != nil {
+			return nil, err
+		}
+	}
 	w, err := bluge.OpenWriter(config(bluge.DefaultConfig(dir)))
 	if err != nil {
 		if isLockHeld(err) {
