@@ -221,19 +221,23 @@ func (s *Store) landBranch(res CommitResult, old, new Hash, msg string, who Sign
 	if len(states) > 0 {
 		idxErr = s.writeIndex(s.indexHeld, states)
 	}
-	publish := func() {
+	moved := false
+	publish := func() { // called once the branch has moved
+		moved = true
 		if len(states) > 0 && idxErr == nil {
 			s.indexHeld = nil // publishIndex renames it, or removes it
 			idxErr = s.publishIndex(lockPath)
 		}
 	}
 	if err := s.updateRefThen(old, new, msg, who, publish); err != nil {
-		if s.indexHeld == nil && idxErr == nil && len(states) > 0 {
-			// The branch moved and the index followed; only the directory
-			// sync failed. The batch has landed.
+		if moved {
+			// Only syncing the ref's directory failed: the batch has
+			// landed. The journal stays unless the index followed.
 			res.Hash = new
 			res.WorktreeErr = err
-			os.Remove(s.journalPath())
+			if idxErr == nil {
+				os.Remove(s.journalPath())
+			}
 			return res, nil
 		}
 		s.releaseIndex()
