@@ -26,7 +26,7 @@ func TestSyncUnreachableAndRejectedKeepBatches(t *testing.T) {
 	local := head(t, s)
 
 	hook := filepath.Join(bare, "hooks", "pre-receive")
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho 'frozen for review' >&2\nexit 1\n"), 0o755); err != nil {
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho 'frozen for review: commits are required to be signed' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	_, err := s.Sync(ctx, wiki.SyncOptions{})

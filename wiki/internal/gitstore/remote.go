@@ -213,7 +213,7 @@ func isNoMatchingRef(err error) bool {
 // the remote lacks. It never forces: a remote that moved is ErrRemoteMoved,
 // a refusal by the remote is ErrPushRejected. On success the tracking ref
 // records commit.
-func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) error {
+func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) (retErr error) {
 	st := s.netStorage(nil)
 	defer st.Close()
 	rem := gogit.NewRemote(st, &config.RemoteConfig{Name: remoteName(r), URLs: []string{r.URL}})
@@ -232,8 +232,10 @@ func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) error {
 	err := rem.PushContext(ctx, opts)
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
 		msg := scrub(err.Error())
+		// Classified on git's own words only: a hook's text could say
+		// anything ("commits are required to be signed").
 		if r := remoteSaid(said.String()); r != "" {
-			msg += " (remote: " + scrub(r) + ")"
+			defer func() { retErr = appendRemote(retErr, scrub(r)) }()
 		}
 		switch {
 		case strings.Contains(msg, "non-fast-forward"), strings.Contains(msg, "required to be"),
@@ -332,4 +334,21 @@ func remoteSaid(s string) string {
 		out = out[:300] + "…"
 	}
 	return out
+}
+
+// remoteError is a push error with what the remote said appended, keeping
+// the error it wraps (ErrRemoteMoved, ErrPushRejected) for errors.Is.
+type remoteError struct {
+	err  error
+	said string
+}
+
+func (e *remoteError) Error() string { return e.err.Error() + " (remote: " + e.said + ")" }
+func (e *remoteError) Unwrap() error { return e.err }
+
+func appendRemote(err error, said string) error {
+	if err == nil {
+		return nil
+	}
+	return &remoteError{err: err, said: said}
 }
