@@ -77,6 +77,17 @@ func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error)
 	return fromMemory(ctx, s, dir, head)
 }
 
+// dropMemory retires the process's in-memory index of dir (found damaged),
+// so that the next fromMemory builds a new one.
+func dropMemory(dir string) {
+	open.Lock()
+	defer open.Unlock()
+	if mem := open.mem[dir]; mem != nil {
+		mem.retire()
+		delete(open.mem, dir)
+	}
+}
+
 // fromMemory answers from an index of dir's space built in memory and
 // kept for the process (busy elsewhere, or the disk refused).
 func fromMemory(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) (*handle, error) {
