@@ -7,45 +7,111 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// verifySegments checks every segment the newest snapshot of dir can refer
-// to against the CRC-32 its footer ends with (the checksum of every byte
-// before it), before bluge opens them. bluge trusts offsets and lengths
-// read from a segment: damaged bytes make it panic, in a background merge
-// where nothing can recover, or ask for a slice no allocation can meet,
-// which is fatal. A mismatch is ErrCorrupt, so that the index is rebuilt.
-// Segments numbered above the newest snapshot were being written when a
-// writer died; bluge ignores them, and so does the check.
+// verifySegments checks every segment the newest readable snapshot of dir
+// refers to against the CRC-32 its footer ends with (the checksum of every
+// byte before it), before bluge opens them. bluge trusts offsets and
+// lengths read from a segment: damaged bytes make it panic, in a
+// background merge where nothing can recover, or ask for a slice no
+// allocation can meet, which is fatal. A mismatch is ErrCorrupt, so that
+// the index is rebuilt. Segments no snapshot refers to (one a killed
+// writer left half written, one merged away and not yet removed) are not
+// checked: bluge does not read them either. Snapshots are tried newest
+// first, as bluge tries them.
 //
 // It runs only where bluge's lock can be held meanwhile (probeable), so
-// that no writer changes a segment under it. The cost is one read of the
+// that no writer changes a file under it. The cost is one read of the
 // index's segment files per process, at open.
 func verifySegments(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
-	var newest uint64
-	snaps := false
+	var snaps []uint64
 	for _, e := range entries {
 		if id, ok := itemID(e.Name(), ".snp"); ok {
-			newest, snaps = max(newest, id), true
+			snaps = append(snaps, id)
 		}
 	}
-	if !snaps {
+	if len(snaps) == 0 {
 		return nil
 	}
-	for _, e := range entries {
-		if id, ok := itemID(e.Name(), ".seg"); ok && id <= newest {
-			if err := checkSegment(filepath.Join(dir, e.Name())); err != nil {
+	slices.Sort(snaps)
+	for i := len(snaps) - 1; i >= 0; i-- {
+		segs, err := snapshotSegments(filepath.Join(dir, fmt.Sprintf("%012x.snp", snaps[i])))
+		if err != nil {
+			continue // unreadable: bluge moves on to the one before
+		}
+		for _, id := range segs {
+			if err := checkSegment(filepath.Join(dir, fmt.Sprintf("%012x.seg", id))); err != nil {
 				return fmt.Errorf("%w: %v", ErrCorrupt, err)
 			}
 		}
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%w: no readable snapshot", ErrCorrupt)
+}
+
+// snapshotSegments reads the segment ids a bluge snapshot file lists, after
+// checking its own CRC-32 (format 1: uvarint version, uvarint count, then
+// per segment a uvarint-prefixed type, a 4-byte version, a uvarint id and
+// a uvarint-prefixed deleted-documents bitmap; the checksum last).
+func snapshotSegments(path string) ([]uint64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < 4 || crc32.ChecksumIEEE(data[:len(data)-4]) != binary.BigEndian.Uint32(data[len(data)-4:]) {
+		return nil, fmt.Errorf("snapshot %s fails its checksum", filepath.Base(path))
+	}
+	b := data[:len(data)-4]
+	next := func() (uint64, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return 0, false
+		}
+		b = b[n:]
+		return v, true
+	}
+	skip := func(n uint64) bool {
+		if uint64(len(b)) < n {
+			return false
+		}
+		b = b[n:]
+		return true
+	}
+	bad := fmt.Errorf("snapshot %s: unreadable", filepath.Base(path))
+	if v, ok := next(); !ok || v != 1 {
+		return nil, bad
+	}
+	count, ok := next()
+	if !ok || count > uint64(len(b)) {
+		return nil, bad
+	}
+	ids := make([]uint64, 0, count)
+	for range count {
+		typeLen, ok := next()
+		if !ok || !skip(typeLen) || !skip(4) {
+			return nil, bad
+		}
+		id, ok := next()
+		if !ok {
+			return nil, bad
+		}
+		delLen, ok := next()
+		if !ok || !skip(delLen) {
+			return nil, bad
+		}
+		ids = append(ids, id)
+	}
+	if len(b) != 0 {
+		return nil, bad
+	}
+	return ids, nil
 }
 
 // itemID is the number bluge names a file of kind with (%012x).
