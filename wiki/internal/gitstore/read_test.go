@@ -229,6 +229,20 @@ func TestDetachedCheckoutWithoutBranches(t *testing.T) {
 	if got := git(t, ci, "rev-parse", "HEAD"); got != want {
 		t.Errorf("the detached HEAD moved to %s", got)
 	}
+	// The next command in the same job finds the branch the first made.
+	s.Close()
+	s2, err := Open(ctx, ci)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if h, err := s2.Head(ctx); err != nil || h != next || s2.Branch() != "trunk" {
+		t.Fatalf("reopened: Head %v %v, branch %q: want %s on trunk", h, err, s2.Branch(), next)
+	}
+	third := commit(t, s2, "three", "c.md=again")
+	if got := git(t, ci, "rev-parse", "trunk~1"); got != next.String() {
+		t.Errorf("the third commit's parent is %s, want %s (%s)", got, next, third)
+	}
 	fsck(t, ci)
 }
 

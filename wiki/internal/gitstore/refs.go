@@ -180,12 +180,13 @@ func reflogMessage(old Hash, msg string) string {
 	return "commit: " + line
 }
 
-// adoptDetached picks the branch for a detached HEAD. With local branches,
-// pt writes to DefaultBranch and leaves the detached work tree alone. A
-// checkout with no local branch at all (CI runners check out a commit)
-// would otherwise look empty: there the branch is the remote-tracking
-// branch HEAD sits on (origin/trunk gives trunk), else DefaultBranch, and
-// HEAD's commit stands for it until a batch creates it.
+// adoptDetached picks the branch for a detached HEAD. A CI runner checks
+// out a commit with no local branch: there the branch is the
+// remote-tracking branch HEAD sits on (origin/trunk gives trunk), else
+// DefaultBranch, and HEAD's commit stands for it until a batch creates it;
+// once a batch has, the next command finds that local branch by the same
+// rule. Otherwise pt writes to DefaultBranch and leaves the detached work
+// tree alone.
 func (s *Store) adoptDetached() error {
 	refs, err := s.repo.References()
 	if err != nil {
@@ -193,19 +194,16 @@ func (s *Store) adoptDetached() error {
 	}
 	defer refs.Close()
 	var remote []*plumbing.Reference
-	local := false
+	local := map[string]bool{}
 	_ = refs.ForEach(func(r *plumbing.Reference) error {
 		switch {
 		case r.Name().IsBranch():
-			local = true
+			local[r.Name().Short()] = true
 		case r.Name().IsRemote() && r.Type() == plumbing.HashReference:
 			remote = append(remote, r)
 		}
 		return nil
 	})
-	if local {
-		return nil
-	}
 	data, err := readReplaced(filepath.Join(s.gitDir, "HEAD"))
 	if err != nil {
 		return fmt.Errorf("gitstore: read HEAD: %w", err)
@@ -214,16 +212,27 @@ func (s *Store) adoptDetached() error {
 	if err != nil {
 		return fmt.Errorf("gitstore: HEAD: %w", err)
 	}
+	tracked := ""
 	for _, r := range remote {
 		if Hash(r.Hash()) == head {
 			_, b, _ := strings.Cut(strings.TrimPrefix(r.Name().String(), "refs/remotes/"), "/")
 			if b != "" && b != "HEAD" {
-				s.branch = b
+				tracked = b
 				break
 			}
 		}
 	}
-	s.detachedBase = head
+	switch {
+	case tracked != "" && local[tracked]:
+		s.branch = tracked
+	case len(local) > 0:
+		// DefaultBranch, as set by Open
+	default:
+		if tracked != "" {
+			s.branch = tracked
+		}
+		s.detachedBase = head
+	}
 	return nil
 }
 
