@@ -38,10 +38,11 @@ func startSync(e *env, s *wiki.Space, every time.Duration) func() {
 		}
 	}
 	y := wiki.NewSyncer(s, opts, every, func(r *wiki.SyncResult, err error) {
-		if err == nil {
-			if h, herr := s.Head(ctx); herr == nil {
-				synced.Store(h)
-			}
+		if err == nil && r.RemoteHead != "" {
+			// What the remote holds, not the head read now: a batch
+			// landing between the push and that read would pass for
+			// pushed.
+			synced.Store(wiki.Rev(r.RemoteHead))
 		}
 		report(r, err)
 	})
