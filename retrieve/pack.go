@@ -303,7 +303,9 @@ func (x *excerptBuilder) String() string {
 
 // splitParagraphs splits Markdown at blank lines, keeping a heading line as
 // a paragraph of its own and a fenced code block whole, blank lines and
-// all. Paragraphs keep their indentation.
+// all, and on its own (text right before or after it is another
+// paragraph), so that a cut never separates a fence from its close.
+// Paragraphs keep their indentation.
 func splitParagraphs(text string) []string {
 	var out []string
 	var cur []string
@@ -321,8 +323,10 @@ func splitParagraphs(text string) []string {
 			cur = append(cur, l)
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
 				fence = ""
+				flush() // a code block is a paragraph of its own
 			}
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			flush()
 			cur = append(cur, l)
 			fence = strings.Repeat(t[:1], len(t)-len(strings.TrimLeft(t, t[:1])))
 		case t == "":

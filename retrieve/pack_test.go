@@ -72,3 +72,22 @@ func TestExcerptKeepsWhatWasAsked(t *testing.T) {
 		t.Errorf("an excerpt that starts after the section's opening says so:\n%s", ex)
 	}
 }
+
+// A code block with text right before or after it (no blank line between)
+// is still cut with both fences, and the text after it stays outside.
+func TestExcerptFenceBesideText(t *testing.T) {
+	var code strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&code, "key%d: value %d\n", i, i)
+	}
+	text := "## Config\n\nPut this in the yaml file:\n```yaml\n" + code.String() + "```\nThe rollback is manual.\n"
+	for _, q := range []string{"yaml file", "rollback manual", "key150 value"} {
+		ex := excerpt(text, index.Terms(q), 200)
+		if strings.Count(ex, "```")%2 != 0 {
+			t.Errorf("%q: a code fence is left open:\n%s", q, ex)
+		}
+		if EstimateTokens(ex) > 200 {
+			t.Errorf("%q: %d tokens, limit 200", q, EstimateTokens(ex))
+		}
+	}
+}
