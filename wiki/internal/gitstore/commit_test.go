@@ -374,3 +374,33 @@ func TestPackedRefsAndSymlinkedDir(t *testing.T) {
 	}
 	fsck(t, dir)
 }
+
+// In a container every run of pt may have the same pid: a journal and an
+// index.lock left by a killed run with this process's pid are recognised
+// as a dead writer's (the journal's nonce is not this process's), so git
+// is not left refusing to commit.
+func TestJournalOfADeadRunWithThisPid(t *testing.T) {
+	ctx := context.Background()
+	s := newRepo(t)
+	commit(t, s, "one", "a.md=a")
+	dir := repoDir(s)
+	commit(t, s, "two", "b.md=b")
+	if err := s.writeJournal([]wtEntry{{path: "b.md"}}); err != nil {
+		t.Fatal(err)
+	}
+	rewriteJournalPID(t, s, os.Getpid()) // this pid, no nonce: an earlier run
+	lock := filepath.Join(s.GitDir(), "index.lock")
+	writeFile(t, lock, "")
+	s.Close()
+	s2, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Fatalf("index.lock left by the dead run is still there: %v", err)
+	}
+	if st := git(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("status after recovery:\n%s", st)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -57,7 +59,7 @@ func (s *Store) journalWorktree(h Hash, changes []fileChange) ([]wtEntry, error)
 		seen[c.path] = len(entries)
 		entries = append(entries, wtEntry{path: c.path, ok: []Hash{c.from, c.to}, to: c.to, mode: c.mode})
 	}
-	if old, _, err := s.readJournal(); err == nil {
+	if old, _, _, err := s.readJournal(); err == nil {
 		root, err := s.commitTree(h)
 		if err != nil {
 			return nil, err
@@ -129,7 +131,7 @@ func (s *Store) finishPending(ctx context.Context) error {
 // finishPendingLocked finishes a pending journal against the current head.
 // The caller holds s.mu and the write lock.
 func (s *Store) finishPendingLocked() error {
-	entries, pid, err := s.readJournal()
+	entries, pid, mine, err := s.readJournal()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -138,11 +140,13 @@ func (s *Store) finishPendingLocked() error {
 		return nil
 	}
 	jfi, _ := os.Stat(s.journalPath())
-	if jfi != nil && pid != 0 && pid != os.Getpid() {
+	if dead := !mine && (pid == os.Getpid() || processDead(pid)); jfi != nil && pid != 0 && dead {
 		// The index.lock the dead writer held across its branch move
 		// (landBranch) goes first: until it does, git refuses to commit.
+		// A writer with this process's pid but not its nonce was an
+		// earlier run (every run may be pid 1 in a container).
 		lockPath := filepath.Join(s.gitDir, "index.lock")
-		if fi, err := os.Stat(lockPath); err == nil && !fi.ModTime().Before(jfi.ModTime().Add(-time.Second)) && processDead(pid) {
+		if fi, err := os.Stat(lockPath); err == nil && !fi.ModTime().Before(jfi.ModTime().Add(-time.Second)) {
 			os.Remove(lockPath)
 		}
 	}
@@ -427,13 +431,23 @@ func (s *Store) removeEmptyDirs(dir string) {
 	}
 }
 
-// Journal format: a header line, "pid N", then one line per path:
-// quoted path, then the acceptable prior blobs, space-separated.
+// Journal format: a header line, "pid N NONCE", then one line per path:
+// quoted path, then the acceptable prior blobs, space-separated. NONCE is
+// random per process: in a container every run of pt may be pid 1, and a
+// journal left by a dead run must not pass for the live one's.
 const journalHeader = "pt worktree journal v1"
+
+// processNonce tells this process's journals from those of a dead process
+// that had the same pid.
+var processNonce = func() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}()
 
 func (s *Store) writeJournal(entries []wtEntry) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\npid %d\n", journalHeader, os.Getpid())
+	fmt.Fprintf(&b, "%s\npid %d %s\n", journalHeader, os.Getpid(), processNonce)
 	for _, e := range entries {
 		b.WriteString(strconv.Quote(e.path))
 		for _, h := range e.ok {
@@ -470,43 +484,49 @@ func (s *Store) writeJournal(entries []wtEntry) error {
 	return nil
 }
 
-func (s *Store) readJournal() ([]wtEntry, int, error) {
+// readJournal returns a journal's entries and the pid that wrote it, and
+// whether this very process did.
+func (s *Store) readJournal() (_ []wtEntry, pid int, mine bool, _ error) {
 	data, err := os.ReadFile(s.journalPath())
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	if !sc.Scan() || sc.Text() != journalHeader {
-		return nil, 0, errors.New("gitstore: malformed journal")
+		return nil, 0, false, errors.New("gitstore: malformed journal")
 	}
-	pid := 0
 	if !sc.Scan() {
-		return nil, 0, errors.New("gitstore: malformed journal")
+		return nil, 0, false, errors.New("gitstore: malformed journal")
 	}
-	if _, err := fmt.Sscanf(sc.Text(), "pid %d", &pid); err != nil {
-		return nil, 0, errors.New("gitstore: malformed journal")
+	f := strings.Fields(sc.Text())
+	if len(f) < 2 || f[0] != "pid" {
+		return nil, 0, false, errors.New("gitstore: malformed journal")
 	}
+	if pid, err = strconv.Atoi(f[1]); err != nil {
+		return nil, 0, false, errors.New("gitstore: malformed journal")
+	}
+	mine = pid == os.Getpid() && len(f) == 3 && f[2] == processNonce
 	var out []wtEntry
 	for sc.Scan() {
 		line := sc.Text()
 		q, err := strconv.QuotedPrefix(line)
 		if err != nil {
-			return nil, 0, errors.New("gitstore: malformed journal")
+			return nil, 0, false, errors.New("gitstore: malformed journal")
 		}
 		p, _ := strconv.Unquote(q)
 		e := wtEntry{path: p}
 		for _, x := range strings.Fields(line[len(q):]) {
 			h, err := ParseHash(x)
 			if err != nil {
-				return nil, 0, errors.New("gitstore: malformed journal")
+				return nil, 0, false, errors.New("gitstore: malformed journal")
 			}
 			e.ok = append(e.ok, h)
 		}
 		if validPath(p) != nil {
-			return nil, 0, errors.New("gitstore: malformed journal")
+			return nil, 0, false, errors.New("gitstore: malformed journal")
 		}
 		out = append(out, e)
 	}
-	return out, pid, nil
+	return out, pid, mine, nil
 }
