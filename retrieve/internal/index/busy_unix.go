@@ -40,18 +40,32 @@ const probeable = true
 
 // whileUnlocked runs f holding bluge's lock on dir, so that no writer can
 // change the directory meanwhile, or returns ErrBusy when another process
-// holds it. A directory without the lock file has never been opened.
+// holds it. It takes the lock the way bluge does, creating the lock file
+// (bluge removes it on every clean close), and makes sure the file it
+// locked is still the one at the path: bluge releases the lock before it
+// removes the file, and a lock on a file about to go excludes nobody.
 func whileUnlocked(dir string, f func() error) error {
-	lf, err := os.Open(filepath.Join(dir, pidName))
-	if err != nil {
-		return f()
-	}
-	defer lf.Close() // releases the flock
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if isLockHeld(err) {
-			return fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
+	path := filepath.Join(dir, pidName)
+	for range 5 {
+		lf, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			return err
 		}
-		return err
+		if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			lf.Close()
+			if isLockHeld(err) {
+				return fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
+			}
+			return err
+		}
+		held, herr := lf.Stat()
+		now, nerr := os.Stat(path)
+		if herr == nil && nerr == nil && os.SameFile(held, now) {
+			err := f()
+			lf.Close() // releases the flock
+			return err
+		}
+		lf.Close() // the file went while we locked it: take the new one
 	}
-	return f()
+	return fmt.Errorf("%w: %s keeps changing", ErrBusy, pidName)
 }

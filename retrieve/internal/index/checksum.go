@@ -20,8 +20,9 @@ import (
 // allocation can meet, which is fatal. A mismatch is ErrCorrupt, so that
 // the index is rebuilt. Segments no snapshot refers to (one a killed
 // writer left half written, one merged away and not yet removed) are not
-// checked: bluge does not read them either. Snapshots are tried newest
-// first, as bluge tries them.
+// checked: bluge does not read them either. The newest readable snapshot
+// is the one bluge writes from; it also loads older ones it finds, whose
+// segments the newest mostly shares.
 //
 // It runs only where bluge's lock can be held meanwhile (probeable), so
 // that no writer changes a file under it. The cost is one read of the

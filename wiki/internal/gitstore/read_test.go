@@ -243,6 +243,17 @@ func TestDetachedCheckoutWithoutBranches(t *testing.T) {
 	if got := git(t, ci, "rev-parse", "trunk~1"); got != next.String() {
 		t.Errorf("the third commit's parent is %s, want %s (%s)", got, next, third)
 	}
+	// A push moves the tracking ref past HEAD; the branch is still found.
+	git(t, ci, "update-ref", "refs/remotes/origin/trunk", third.String())
+	s2.Close()
+	s3, err := Open(ctx, ci)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	if h, err := s3.Head(ctx); err != nil || h != third || s3.Branch() != "trunk" {
+		t.Fatalf("after a push: Head %v %v, branch %q: want %s on trunk", h, err, s3.Branch(), third)
+	}
 	fsck(t, ci)
 }
 

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -226,7 +227,14 @@ func (s *Store) adoptDetached() error {
 	case tracked != "" && local[tracked]:
 		s.branch = tracked
 	case len(local) > 0:
-		// DefaultBranch, as set by Open
+		// DefaultBranch, as set by Open, when the repository has it; else
+		// the branch an earlier command of the job started on top of HEAD
+		// (a push or a fetch since has moved the tracking ref past HEAD).
+		if !local[DefaultBranch] {
+			if b := s.branchAbove(head, local); b != "" {
+				s.branch = b
+			}
+		}
 	default:
 		if tracked != "" {
 			s.branch = tracked
@@ -256,4 +264,29 @@ func (s *Store) clearStaleRefLock(ctx context.Context) {
 	if fi, err := os.Stat(p); err == nil && time.Since(fi.ModTime()) >= refLockStaleAfter {
 		os.Remove(p)
 	}
+}
+
+// branchAbove returns the first local branch by name whose first-parent
+// history, within its newest 1,000 commits, holds commit; "" when none
+// does.
+func (s *Store) branchAbove(commit Hash, local map[string]bool) string {
+	names := make([]string, 0, len(local))
+	for b := range local {
+		names = append(names, b)
+	}
+	slices.Sort(names)
+	for _, b := range names {
+		h, err := s.readRefFile("refs/heads/" + b)
+		for i := 0; err == nil && !h.IsZero() && i < 1000; i++ {
+			if h == commit {
+				return b
+			}
+			var c Commit
+			if c, err = s.commitInfo(h); err != nil || len(c.Parents) == 0 {
+				break
+			}
+			h = c.Parents[0]
+		}
+	}
+	return ""
 }
