@@ -60,7 +60,7 @@ func (o *stdioOut) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, m := range messages(p) {
-		if key, ok := requestKey(m.ID); ok && m.Method == "" && (m.Result != nil || m.Error != nil) {
+		if key, ok := requestKey(m.ID); ok && m.Method == nil && (m.Result != nil || m.Error != nil) {
 			delete(o.pending, key)
 		}
 	}
@@ -70,23 +70,16 @@ func (o *stdioOut) Write(p []byte) (int, error) {
 	return o.w.Write(p)
 }
 
-type rpcMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
 // messages decodes a message or a batch of them, as far as pending
 // requests need.
-func messages(p []byte) []rpcMessage {
+func messages(p []byte) []wireMessage {
 	p = bytes.TrimSpace(p)
-	var ms []rpcMessage
+	var ms []wireMessage
 	if len(p) > 0 && p[0] == '[' {
 		_ = json.Unmarshal(p, &ms)
 		return ms
 	}
-	var m rpcMessage
+	var m wireMessage
 	if json.Unmarshal(p, &m) == nil {
 		ms = append(ms, m)
 	}
@@ -156,7 +149,8 @@ func (o *stdioOut) reply(id any, code int, message string) {
 	o.w.Write(append(msg, '\n'))
 }
 
-// wireMessage is a JSON-RPC message as far as the pump checks it.
+// wireMessage is a JSON-RPC message as far as the pump checks it and the
+// pending requests are counted.
 type wireMessage struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`

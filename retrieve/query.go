@@ -52,8 +52,12 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 		res.Trace.Reason = "the question has no searchable words"
 		return res, nil
 	}
-	get := func() (*handle, error) { return acquire(ctx, s, head) }
-	out, kind, err := answer(ctx, s, get, head, req, terms, *res)
+	h, err := acquire(ctx, s, head)
+	if err != nil {
+		return nil, fmt.Errorf("query: %w", err)
+	}
+	out, err := answer(ctx, s, h, head, req, terms, *res)
+	h.release()
 	if errors.Is(err, index.ErrCorrupt) {
 		// The index's files are damaged, found only now that they are
 		// read. It is a cache: this process's own index is rebuilt and
@@ -61,27 +65,26 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 		// never deleted here, nor one the rebuild cannot take: the
 		// question is then answered from memory.
 		dir := IndexDir(s)
-		if kind == "memory" {
+		if h.kind == "memory" {
 			dropMemory(dir)
 		}
-		if kind != "disk" || resetAt(ctx, s, dir, head) != nil {
-			get = func() (*handle, error) { return fromMemory(ctx, s, dir, head) }
+		if h.kind == "disk" && resetAt(ctx, s, dir, head) == nil {
+			h, err = acquireOpen(dir)
+		} else {
+			h, err = fromMemory(ctx, s, dir, head)
 		}
-		out, _, err = answer(ctx, s, get, head, req, terms, *res)
+		if err != nil {
+			return nil, fmt.Errorf("query: %w", err)
+		}
+		out, err = answer(ctx, s, h, head, req, terms, *res)
+		h.release()
 	}
 	return out, err
 }
 
-// answer answers req from the index get gives, filling in a copy of res,
-// and says which kind of index that was.
-func answer(ctx context.Context, s *wiki.Space, get func() (*handle, error), head wiki.Rev, req Request, terms []string, base Result) (_ *Result, kind string, err error) {
+// answer answers req from the index h, filling in a copy of res.
+func answer(ctx context.Context, s *wiki.Space, h *handle, head wiki.Rev, req Request, terms []string, base Result) (*Result, error) {
 	res := &base
-	h, err := get()
-	if err != nil {
-		return nil, "", fmt.Errorf("query: %w", err)
-	}
-	defer h.release()
-	kind = h.kind
 	res.Trace.Index = h.kind
 
 	ev := evidence{Question: req.Question}
@@ -90,7 +93,7 @@ func answer(ctx context.Context, s *wiki.Space, get func() (*handle, error), hea
 	}
 	groups, err := rank(ctx, s, h.ix, head, req.Question, &res.Trace, &ev)
 	if err != nil {
-		return nil, kind, fmt.Errorf("query: %w", err)
+		return nil, fmt.Errorf("query: %w", err)
 	}
 	review, err := openPaths(ctx, s, head)
 	if err != nil {
@@ -98,27 +101,27 @@ func answer(ctx context.Context, s *wiki.Space, get func() (*handle, error), hea
 	}
 	picked, err := pick(ctx, s, h.ix, head, groups, req, review)
 	if err != nil {
-		return nil, kind, fmt.Errorf("query: %w", err)
+		return nil, fmt.Errorf("query: %w", err)
 	}
 	stats, err := h.ix.Stats(ctx, terms)
 	if err != nil {
-		return nil, kind, fmt.Errorf("query: %w", err)
+		return nil, fmt.Errorf("query: %w", err)
 	}
 	gateTerms := terms
 	if tune.baseForms {
 		if gateTerms, stats, err = baseForms(ctx, h.ix, req.Question, terms, stats); err != nil {
-			return nil, kind, fmt.Errorf("query: %w", err)
+			return nil, fmt.Errorf("query: %w", err)
 		}
 	}
 	ok, cov, reason := sufficient(gateTerms, stats, picked, &ev)
 	res.Trace.Coverage = round3(cov)
 	if !ok {
 		res.Trace.Reason = reason
-		return res, kind, nil
+		return res, nil
 	}
 	res.Sufficient = true
 	res.Results, res.Tokens = pack(picked, terms, req)
-	return res, kind, nil
+	return res, nil
 }
 
 func withDefaults(req Request) Request {

@@ -38,13 +38,13 @@ func lockHeld(dir string) bool {
 // probeable says whether lockHeld can probe the lock without bluge.
 const probeable = true
 
-// whileUnlocked runs f holding bluge's lock on dir, so that no writer can
+// withWriterLock runs f holding bluge's lock on dir, so that no writer can
 // change the directory meanwhile, or returns ErrBusy when another process
 // holds it. It takes the lock the way bluge does, creating the lock file
 // (bluge removes it on every clean close), and makes sure the file it
 // locked is still the one at the path: bluge releases the lock before it
 // removes the file, and a lock on a file about to go excludes nobody.
-func whileUnlocked(dir string, f func() error) error {
+func withWriterLock(dir string, f func() error) error {
 	path := filepath.Join(dir, pidName)
 	for range 5 {
 		lf, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)

@@ -26,6 +26,6 @@ func lockHeld(dir string) bool { return false }
 // probeable says whether lockHeld can probe the lock without bluge.
 const probeable = false
 
-// whileUnlocked is never called on Windows (probeable is false): a writer
+// withWriterLock is never called on Windows (probeable is false): a writer
 // there cannot be excluded without asking bluge.
-func whileUnlocked(dir string, f func() error) error { return f() }
+func withWriterLock(dir string, f func() error) error { return f() }

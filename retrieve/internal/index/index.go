@@ -77,13 +77,13 @@ func openDir(dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lockHeld(dir) {
-		return nil, fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
-	}
 	if probeable && !fresh {
-		if err := whileUnlocked(dir, func() error { return verifySegments(dir) }); err != nil {
+		// Also the probe for another holder (ErrBusy).
+		if err := withWriterLock(dir, func() error { return verifySegments(dir) }); err != nil {
 			return nil, err
 		}
+	} else if lockHeld(dir) {
+		return nil, fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
 	}
 	w, err := bluge.OpenWriter(config(bluge.DefaultConfig(dir)))
 	if err != nil {

@@ -6,13 +6,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/go-git/go-git/v5/plumbing"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ErrStale is returned by Commit when the branch is not at the expected
@@ -195,11 +196,11 @@ func (s *Store) adoptDetached() error {
 	}
 	defer refs.Close()
 	var remote []*plumbing.Reference
-	local := map[string]bool{}
+	local := map[string]Hash{} // branch name → tip
 	_ = refs.ForEach(func(r *plumbing.Reference) error {
 		switch {
 		case r.Name().IsBranch():
-			local[r.Name().Short()] = true
+			local[r.Name().Short()] = Hash(r.Hash())
 		case r.Name().IsRemote() && r.Type() == plumbing.HashReference:
 			remote = append(remote, r)
 		}
@@ -224,13 +225,13 @@ func (s *Store) adoptDetached() error {
 		}
 	}
 	switch {
-	case tracked != "" && local[tracked]:
+	case tracked != "" && !local[tracked].IsZero():
 		s.branch = tracked
 	case len(local) > 0:
 		// DefaultBranch, as set by Open, when the repository has it; else
 		// the branch an earlier command of the job started on top of HEAD
 		// (a push or a fetch since has moved the tracking ref past HEAD).
-		if !local[DefaultBranch] {
+		if local[DefaultBranch].IsZero() {
 			if b := s.branchAbove(head, local); b != "" {
 				s.branch = b
 			}
@@ -268,21 +269,21 @@ func (s *Store) clearStaleRefLock(ctx context.Context) {
 
 // branchAbove returns the first local branch by name whose first-parent
 // history, within its newest 1,000 commits, holds commit; "" when none
-// does.
-func (s *Store) branchAbove(commit Hash, local map[string]bool) string {
+// does. local maps each branch to its tip.
+func (s *Store) branchAbove(commit Hash, local map[string]Hash) string {
 	names := make([]string, 0, len(local))
 	for b := range local {
 		names = append(names, b)
 	}
 	slices.Sort(names)
 	for _, b := range names {
-		h, err := s.readRefFile("refs/heads/" + b)
-		for i := 0; err == nil && !h.IsZero() && i < 1000; i++ {
+		h := local[b]
+		for i := 0; !h.IsZero() && i < 1000; i++ {
 			if h == commit {
 				return b
 			}
-			var c Commit
-			if c, err = s.commitInfo(h); err != nil || len(c.Parents) == 0 {
+			c, err := s.commitInfo(h)
+			if err != nil || len(c.Parents) == 0 {
 				break
 			}
 			h = c.Parents[0]

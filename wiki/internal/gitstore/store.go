@@ -29,20 +29,20 @@ const DefaultBranch = "main"
 // to go-git goes through one mutex (a *git.Repository is not safe for
 // concurrent use), and writers also serialize on the pt write lock.
 type Store struct {
-	workDir string // absolute work tree root; "" when bare
+	workDir   string // absolute work tree root; "" when bare
+	gitDir    string // this work tree's git dir (HEAD, index)
+	commonDir string // objects, refs, config (differs from gitDir in linked worktrees)
+	branch    string
 	// detachedBase is the commit a detached HEAD points at when the
 	// repository has no local branch at all (a CI runner's checkout): it
 	// stands for the branch until the branch exists.
 	detachedBase Hash
-	// indexHeld is index.lock, taken before the branch moves and kept for
-	// the index update after it (landBranch); nil otherwise. Guarded by mu.
-	indexHeld *os.File
 	// insideGitDir is set when the path opened was a git directory itself
 	// (a bare repository, or a .git directory reached by mistake).
 	insideGitDir bool
-	gitDir       string // this work tree's git dir (HEAD, index)
-	commonDir    string // objects, refs, config (differs from gitDir in linked worktrees)
-	branch       string
+	// indexHeld is index.lock, taken before the branch moves and renamed
+	// into place right after (landBranch); nil otherwise. Guarded by mu.
+	indexHeld *os.File
 
 	mu   sync.Mutex // guards repo, st and the work tree/index update
 	repo *gogit.Repository
