@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ptwiki/pt/retrieve/internal/index"
 )
@@ -90,4 +91,32 @@ func TestExcerptFenceBesideText(t *testing.T) {
 			t.Errorf("%q: %d tokens, limit 200", q, EstimateTokens(ex))
 		}
 	}
+}
+
+// FuzzExcerpt checks what every excerpt promises, whatever the section and
+// question: it fits its limit, it is not empty when the section is not, and
+// each of its lines is the section's text (a cut line up to its " …").
+func FuzzExcerpt(f *testing.F) {
+	f.Add(section(), "Peru meetup", 120)
+	f.Add("## A\n\n```\ncode\n\nmore\n```\ntext after\n", "code text", 20)
+	f.Add("# T\n\n"+strings.Repeat("word ", 400), "word", 50)
+	f.Add("\t\tindented\n\n\n\n  - item one\n  - item two\n", "item", 16)
+	f.Fuzz(func(t *testing.T, text, question string, limit int) {
+		if limit < minExcerptTokens || limit > 2000 || !utf8.ValidString(text) {
+			return
+		}
+		ex := excerpt(text, index.Terms(question), limit)
+		if n := EstimateTokens(ex); n > limit {
+			t.Fatalf("%d tokens at limit %d:\n%s", n, limit, ex)
+		}
+		if strings.TrimSpace(text) != "" && strings.Trim(ex, "…\n ") == "" {
+			t.Fatalf("empty excerpt %q of a section with text", ex)
+		}
+		for _, line := range strings.Split(ex, "\n") {
+			line = strings.TrimSuffix(line, " …")
+			if line != "…" && !strings.Contains(text, line) {
+				t.Fatalf("line %q is not in the section:\n%s", line, ex)
+			}
+		}
+	})
 }
