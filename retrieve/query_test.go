@@ -16,7 +16,7 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-func storageSpace(t *testing.T) *wiki.Space {
+func storageSpace(t testing.TB) *wiki.Space {
 	t.Helper()
 	s := newSpace(t)
 	put(t, s, map[string]string{
@@ -310,4 +310,41 @@ func TestRetractedSourceTakesItsSummary(t *testing.T) {
 			t.Errorf("%s came back after its source was retracted", h.Path)
 		}
 	}
+}
+
+// FuzzQuery asks any question of a small space: Query either refuses an
+// empty question or answers within its budget, from active pages only, and
+// an insufficient answer carries nothing.
+func FuzzQuery(f *testing.F) {
+	s := storageSpace(f)
+	ctx := context.Background()
+	for _, q := range []string{"which commit does the index record?", "noodles", "", "索引", "index\x00commit", "rebuild rebuild rebuild"} {
+		f.Add(q, 0)
+	}
+	f.Fuzz(func(t *testing.T, q string, budget int) {
+		if budget < 0 || budget > 0 && budget < MinBudget {
+			budget = 0
+		}
+		res, err := Query(ctx, s, Request{Question: q, Budget: budget})
+		if errors.Is(err, ErrEmptyQuestion) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("Query(%q): %v", q, err)
+		}
+		if budget == 0 {
+			budget = DefaultBudget
+		}
+		if res.Tokens > budget {
+			t.Errorf("Query(%q): %d tokens, budget %d", q, res.Tokens, budget)
+		}
+		if !res.Sufficient && (len(res.Results) > 0 || res.Tokens > 0) {
+			t.Errorf("Query(%q): insufficient with %d results", q, len(res.Results))
+		}
+		for _, h := range res.Results {
+			if h.Path == "pages/old-storage.md" || h.Path == "synthesis/ttl.md" {
+				t.Errorf("Query(%q) returned inactive page %s", q, h.Path)
+			}
+		}
+	})
 }
