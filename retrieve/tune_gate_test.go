@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,6 +80,89 @@ func TestDumpEvidence(t *testing.T) {
 						"gold": r.Gold, "rank": r.Rank, "bm25": r.BM25Rank, "cov": r.Coverage, "suff": r.Sufficient, "top": r.Top, "f": feats[qs[i].Question]})
 				}
 			}
+		}
+	}
+}
+
+// TestGateSeparation reads a dump made with the gate on (PT_DUMP_SUFF=1)
+// and logs, for each number of the sufficiency evidence, how well it tells
+// the unanswerable questions the gate let through from the answerable ones
+// it let through: the probability that an answerable question has the
+// higher value (ties count half; 0.5 is no separation at all). A new rule
+// is worth trying only on a feature far from 0.5. It asserts nothing.
+func TestGateSeparation(t *testing.T) {
+	in := os.Getenv("PT_SEPARATION")
+	if in == "" {
+		t.Skip("set PT_SEPARATION=FILE, a dump made with PT_DUMP_SUFF=1")
+	}
+	data, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var through, answerable []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			Gold []string       `json:"gold"`
+			Suff bool           `json:"suff"`
+			Cov  float64        `json:"cov"`
+			F    map[string]any `json:"f"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !r.Suff || r.F == nil {
+			continue
+		}
+		r.F["coverage"] = r.Cov
+		if len(r.Gold) == 0 {
+			through = append(through, r.F)
+		} else {
+			answerable = append(answerable, r.F)
+		}
+	}
+	t.Logf("answered: %d unanswerable, %d answerable", len(through), len(answerable))
+	value := func(m map[string]any, k string) (float64, bool) {
+		switch v := m[k].(type) {
+		case float64:
+			return v, true
+		case bool:
+			if v {
+				return 1, true
+			}
+			return 0, true
+		}
+		return 0, false
+	}
+	var keys []string
+	for k := range answerable[0] {
+		if _, ok := value(answerable[0], k); ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		var s, n float64
+		for _, u := range through {
+			x, ok := value(u, k)
+			if !ok {
+				continue
+			}
+			for _, a := range answerable {
+				y, ok := value(a, k)
+				if !ok {
+					continue
+				}
+				n++
+				switch {
+				case y > x:
+					s++
+				case y == x:
+					s += 0.5
+				}
+			}
+		}
+		if n > 0 {
+			t.Logf("%-9s %.2f", k, s/n)
 		}
 	}
 }
