@@ -19,9 +19,9 @@ func logEntry(b Batch, pages int) string {
 	if who == "" {
 		who = "pt"
 	}
-	e := fmt.Sprintf("- %s · %s · `%s` · %s · by %s", b.When.UTC().Format(time.RFC3339), b.Kind, b.ID, oneLine(b.Title), who)
+	e := fmt.Sprintf("- %s · %s · `%s` · %s · by %s", b.When.UTC().Format(time.RFC3339), b.Kind, b.ID, blockText(oneLine(b.Title)), blockText(oneLine(who)))
 	if b.ApprovedBy != "" {
-		e += " · approved by " + oneLine(b.ApprovedBy)
+		e += " · approved by " + blockText(oneLine(b.ApprovedBy))
 	}
 	if b.Reverts != "" {
 		e += " · reverts `" + b.Reverts + "`"

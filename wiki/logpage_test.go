@@ -67,3 +67,46 @@ func TestLogKeepsEveryEntryAcrossMonths(t *testing.T) {
 	}
 	git(t, dir, "fsck", "--strict")
 }
+
+// Text a person or an agent wrote (a batch title, a page title or summary)
+// may hold a generated block's closing marker; written as it is, it would
+// end the block early, and the next batch would splice its entry into the
+// middle of an older one or drop members out of their spoke.
+func TestMarkersInTextKeepBlocksWhole(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	titles := []string{"why <!-- /pt:log --> is safe", "A <!-- /pt:members --> page", "plain <!-- /pt:topics --> page", "last"}
+	for i, title := range titles {
+		_, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: title, ApprovedBy: "dana <!-- /pt:log -->", When: t0.Add(time.Duration(i+1) * time.Hour)},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, fmt.Sprintf("pages/p%d.md", i), page(title, "x"), wiki.RolePage)
+				return err
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for f, closer := range map[string]string{"log.md": "<!-- /pt:log -->", "topics/x.md": "<!-- /pt:members -->", "index.md": "<!-- /pt:topics -->"} {
+		text := git(t, dir, "show", "HEAD:"+f)
+		if n := strings.Count(text, closer); n != 1 {
+			t.Errorf("%s holds %d closing markers, want 1:\n%s", f, n, text)
+		}
+	}
+	logText := git(t, dir, "show", "HEAD:log.md")
+	for _, id := range batchIDs(t, dir, "HEAD") {
+		if !regexp.MustCompile("(?m)^- [^\n]*`" + id + "`[^\n]* · \\d+ pages$").MatchString(logText) {
+			t.Errorf("batch %s has no whole entry of its own:\n%s", id, logText)
+		}
+	}
+	spoke := git(t, dir, "show", "HEAD:topics/x.md")
+	block := spoke[strings.Index(spoke, "<!-- pt:members"):strings.Index(spoke, "<!-- /pt:members -->")]
+	for i := range titles {
+		if !strings.Contains(block, fmt.Sprintf("(../pages/p%d.md)", i)) {
+			t.Errorf("pages/p%d.md is not listed inside the spoke's block:\n%s", i, spoke)
+		}
+	}
+	if !strings.Contains(block, `A <\!-- /pt:members --> page`) {
+		t.Errorf("the title is not kept, escaped, in the spoke:\n%s", block)
+	}
+	git(t, dir, "fsck", "--strict")
+}

@@ -271,7 +271,7 @@ func (sp *spoke) readEntries(from string, body []byte, open, close string) strin
 			continue
 		}
 		p := path.Join(path.Dir(from), m[2])
-		mb := &member{Path: p, Title: unescapeLinkText(m[1]), Summary: m[3], Listed: true}
+		mb := &member{Path: p, Title: unescapeLinkText(m[1]), Summary: unblockText(m[3]), Listed: true}
 		sp.members[p] = mb
 		if k := memberKey(mb); least == "" || k < least {
 			least = k
@@ -328,17 +328,27 @@ func replaceGenerated(body, open, close string, lines []string) string {
 }
 
 func escapeLinkText(s string) string {
-	return strings.NewReplacer("[", `\[`, "]", `\]`, "\n", " ").Replace(s)
+	return blockText(strings.NewReplacer("[", `\[`, "]", `\]`, "\n", " ").Replace(s))
 }
 
 func unescapeLinkText(s string) string {
-	return strings.NewReplacer(`\[`, "[", `\]`, "]").Replace(s)
+	return strings.NewReplacer(`\[`, "[", `\]`, "]").Replace(unblockText(s))
 }
+
+// blockText makes text safe inside a generated block (a spoke's members,
+// the hub's topics, log.md's entries): a title or summary may hold an HTML
+// comment such as a block's closing marker, which would end the block
+// early. The backslash keeps it a comment no parser sees, and Markdown
+// still renders "<!--".
+func blockText(s string) string { return strings.ReplaceAll(s, "<!--", `<\!--`) }
+
+// unblockText reverses blockText for entries read back from a block.
+func unblockText(s string) string { return strings.ReplaceAll(s, `<\!--`, "<!--") }
 
 func entryLine(from string, m *member) string {
 	l := "- [" + escapeLinkText(m.Title) + "](" + linkTarget(content.RelLink(from, m.Path)) + ")"
 	if s := strings.Join(strings.Fields(m.Summary), " "); s != "" {
-		l += " — " + s
+		l += " — " + blockText(s)
 	}
 	return l
 }
