@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/ptwiki/pt/content"
@@ -129,6 +130,15 @@ func (s *Space) List(ctx context.Context, rev Rev, dir string) ([]Entry, error) 
 			out = append(out, Entry{Path: p, Blob: e.Blob.String()})
 		}
 	}
+	if roots := nestedRoots(out); len(roots) > 0 {
+		mine := out[:0]
+		for _, e := range out {
+			if !underAny(e.Path, roots) {
+				mine = append(mine, e)
+			}
+		}
+		out = mine
+	}
 	return out, nil
 }
 
@@ -163,12 +173,17 @@ func (s *Space) Diff(ctx context.Context, from, to Rev) ([]FileChange, error) {
 	if err != nil {
 		return nil, err
 	}
+	before := &nestedAt{s: s, commit: a, known: map[string]bool{}}
+	after := &nestedAt{s: s, commit: b, known: map[string]bool{}}
 	var out []FileChange
+	changed := map[string]bool{}
+	var moved []FileChange // kb.yaml of a nested space, added or removed
 	for _, c := range cs {
 		p, ok := s.spacePath(c.Path)
 		if !ok {
 			continue
 		}
+		changed[p] = true
 		fc := FileChange{Path: p}
 		if !c.From.IsZero() {
 			fc.From = c.From.String()
@@ -176,7 +191,69 @@ func (s *Space) Diff(ctx context.Context, from, to Rev) ([]FileChange, error) {
 		if !c.To.IsZero() {
 			fc.To = c.To.String()
 		}
-		out = append(out, fc)
+		if path.Base(p) == content.ConfigFile && p != content.ConfigFile && (fc.From == "") != (fc.To == "") {
+			moved = append(moved, fc)
+		}
+		if fc, err = s.ownChange(ctx, fc, before, after); err != nil {
+			return nil, err
+		}
+		if fc.From != "" || fc.To != "" {
+			out = append(out, fc)
+		}
+	}
+	// A kb.yaml added to a folder takes its unchanged files out of this
+	// space; one removed brings them in.
+	for _, m := range moved {
+		rev, gone := a, m.From == "" // added: its files were this space's before
+		if !gone {
+			rev = b
+		}
+		es, err := s.List(ctx, Rev(rev.String()), path.Dir(m.Path))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			if changed[e.Path] {
+				continue
+			}
+			changed[e.Path] = true
+			fc := FileChange{Path: e.Path, From: e.Blob, To: e.Blob}
+			if gone {
+				fc.To = ""
+			} else {
+				fc.From = ""
+			}
+			if fc, err = s.ownChange(ctx, fc, before, after); err != nil {
+				return nil, err
+			}
+			if fc.From != "" || fc.To != "" {
+				out = append(out, fc)
+			}
+		}
 	}
 	return out, nil
+}
+
+// ownChange keeps of a change only the sides at which the file was this
+// space's own, not a nested space's.
+func (s *Space) ownChange(ctx context.Context, fc FileChange, before, after *nestedAt) (FileChange, error) {
+	if fc.From != "" {
+		in, err := before.in(ctx, fc.Path)
+		if err != nil {
+			return fc, err
+		}
+		if in {
+			fc.From = ""
+		}
+	}
+	if fc.To != "" {
+		in, err := after.in(ctx, fc.Path)
+		if err != nil {
+			return fc, err
+		}
+		if in {
+			fc.To = ""
+		}
+	}
+	return fc, nil
 }
