@@ -147,6 +147,9 @@ func (p *Page) Bytes() ([]byte, error) {
 	if err := fresh.Encode(p.Meta); err != nil {
 		return nil, fmt.Errorf("encode frontmatter: %w", err)
 	}
+	if out, ok := p.spliceFront(&fresh); ok {
+		return out, nil
+	}
 	merged := &fresh
 	if p.node != nil {
 		merged = mergeMapping(p.node, &fresh, reflect.TypeOf(Meta{}))

@@ -145,3 +145,48 @@ func FuzzParse(f *testing.F) {
 		Analyze(data)
 	})
 }
+
+// A rewrite changes only the lines of the keys whose values changed: a
+// person's comments, flow lists, quoting and bare dates stay as written, so
+// that marking a page stale is a one-line diff.
+func TestRewriteKeepsLinesItDidNotChange(t *testing.T) {
+	const src = `---
+# written by hand
+title: "Pinned page"
+topics: [a, b]
+provenance:
+  derived_from: [{path: s.md, revision: 0123456789abcdef}]  # pinned by dana
+notes: >
+  folded text
+  over two lines
+created: 2026-01-01
+---
+Body.
+`
+	p, err := Parse("p.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Meta.Status = StatusStale
+	want := strings.Replace(src, "created: 2026-01-01\n", "created: 2026-01-01\nstatus: stale\n", 1)
+	if diff := cmp.Diff(want, string(p.MustBytes())); diff != "" {
+		t.Errorf("marking stale changed more than one line (-want +got):\n%s", diff)
+	}
+
+	p, _ = Parse("p.md", []byte(src))
+	p.Meta.Topics = []string{"a"}
+	p.Meta.Title = ""
+	out := string(p.MustBytes())
+	for _, keep := range []string{"# written by hand\n", "# pinned by dana\n", "notes: >\n  folded text\n  over two lines\n", "created: 2026-01-01\n"} {
+		if !strings.Contains(out, keep) {
+			t.Errorf("rewrite lost %q:\n%s", keep, out)
+		}
+	}
+	if strings.Contains(out, "title:") || !strings.Contains(out, "topics:\n    - a\n") {
+		t.Errorf("changed keys not rewritten:\n%s", out)
+	}
+	q, err := Parse("p.md", []byte(out))
+	if err != nil || !cmp.Equal(q.Meta, p.Meta) {
+		t.Errorf("rewrite does not read back as its meta: %v\n%s", err, out)
+	}
+}
