@@ -83,10 +83,19 @@ func yamlErrLine(err error) int {
 	return n + 1
 }
 
+var yamlLeadLineRe = regexp.MustCompile(`(?m)^(\s*)line \d+: `)
+
+// cleanYAMLErr makes yaml.v3's message one line without its leading
+// "line N:" (the finding carries the line); a line named inside the
+// sentence ("already defined at line 2") is turned into the file's line.
 func cleanYAMLErr(err error) string {
 	s := strings.TrimPrefix(err.Error(), "yaml: ")
 	s = strings.ReplaceAll(s, "unmarshal errors:\n  ", "")
-	s = yamlLineRe.ReplaceAllString(s, "")
+	s = yamlLeadLineRe.ReplaceAllString(s, "$1")
+	s = yamlLineRe.ReplaceAllStringFunc(s, func(m string) string {
+		n, _ := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		return "line " + strconv.Itoa(n+1)
+	})
 	s = strings.ReplaceAll(s, "  ", " ")
 	s = strings.ReplaceAll(s, "\n", "; ")
 	return strings.TrimSpace(strings.Trim(s, ": "))

@@ -97,14 +97,16 @@ func TestParseErrors(t *testing.T) {
 		name, src string
 		line      int
 		is        error
+		msg       string // how the error ends, when set
 	}{
-		{"binary", "abc\n\x00def", 2, ErrBinary},
-		{"utf8", "ok\nbad \xff\n", 2, ErrInvalidUTF8},
-		{"unclosed", "---\ntitle: x\n", 1, nil},
-		{"bad yaml", "---\ntitle: x\ntopics: [a,\n---\nbody", 0, nil},
-		{"not a mapping", "---\n- a\n- b\n---\nbody", 0, nil},
-		{"wrong type", "---\ntitle: x\ntopics: {a: b}\n---\nbody", 3, nil},
-		{"too large", strings.Repeat("x", MaxPageSize+1), 0, ErrTooLarge},
+		{"binary", "abc\n\x00def", 2, ErrBinary, ""},
+		{"utf8", "ok\nbad \xff\n", 2, ErrInvalidUTF8, ""},
+		{"unclosed", "---\ntitle: x\n", 1, nil, ""},
+		{"bad yaml", "---\ntitle: x\ntopics: [a,\n---\nbody", 0, nil, ""},
+		{"not a mapping", "---\n- a\n- b\n---\nbody", 0, nil, ""},
+		{"wrong type", "---\ntitle: x\ntopics: {a: b}\n---\nbody", 3, nil, ""},
+		{"duplicate key", "---\ntitle: a\ntitle: b\n---\nbody", 3, nil, `mapping key "title" already defined at line 2`},
+		{"too large", strings.Repeat("x", MaxPageSize+1), 0, ErrTooLarge, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,6 +123,9 @@ func TestParseErrors(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error spans lines: %q", err)
+			}
+			if tc.msg != "" && !strings.HasSuffix(err.Error(), tc.msg) {
+				t.Errorf("error %q does not end with %q", err, tc.msg)
 			}
 		})
 	}
