@@ -27,6 +27,10 @@ func TestClassifyDurability(t *testing.T) {
 		{"Give me a summary for standup", "Yesterday: reaper. Today: lint.", Ephemeral},
 		{"What's the ETA for the importer?", "Friday.", Ephemeral},
 		{"Where are we at with the migration?", "Two of five services moved.", Ephemeral},
+		{"where are we on the ledger migration", "Two of five services moved.", Ephemeral},
+		{"What is the progress on the importer?", "Half the formats parse.", Ephemeral},
+		{"Is the ledger migration done yet?", "No, the last service moves on Monday.", Ephemeral},
+		{"What's the current state of the search rewrite?", "Behind a flag in staging.", Ephemeral},
 		{"How does the reaper work?", "As a status update: this sprint we changed it to run hourly.", Ephemeral},
 
 		// Time-bound: facts with an evident shelf life.
