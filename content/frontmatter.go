@@ -100,3 +100,17 @@ func cleanYAMLErr(err error) string {
 	s = strings.ReplaceAll(s, "\n", "; ")
 	return strings.TrimSpace(strings.Trim(s, ": "))
 }
+
+// bareExpires writes a date-valued `expires` as a bare YAML date
+// (`expires: 2027-01-31`), as people write it, rather than the quoted
+// string yaml.v3 makes of a string field that looks like a timestamp. It
+// reads back as the same string.
+func bareExpires(m *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if v := m.Content[i+1]; m.Content[i].Value == "expires" && v.Kind == yaml.ScalarNode {
+			if _, ok := (Meta{Expires: v.Value}).ExpiresAt(); ok && !strings.ContainsAny(v.Value, " #") {
+				v.Tag, v.Style = "!!timestamp", 0
+			}
+		}
+	}
+}

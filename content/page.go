@@ -147,6 +147,7 @@ func (p *Page) Bytes() ([]byte, error) {
 	if err := fresh.Encode(p.Meta); err != nil {
 		return nil, fmt.Errorf("encode frontmatter: %w", err)
 	}
+	bareExpires(&fresh)
 	if out, ok := p.spliceFront(&fresh); ok {
 		return out, nil
 	}

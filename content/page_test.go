@@ -195,3 +195,19 @@ Body.
 		t.Errorf("rewrite does not read back as its meta: %v\n%s", err, out)
 	}
 }
+
+// expires is written as people write it, a bare date, and reads back as
+// the same string.
+func TestExpiresIsABareDate(t *testing.T) {
+	for _, exp := range []string{"2027-01-31", "2027-01-31T10:00:00Z"} {
+		p := NewPage(Meta{Title: "x", Durability: "time_bound", Expires: exp}, []byte("b\n"))
+		out := string(p.MustBytes())
+		if !strings.Contains(out, "\nexpires: "+exp+"\n") {
+			t.Errorf("expires not bare:\n%s", out)
+		}
+		q, err := Parse("p.md", []byte(out))
+		if err != nil || q.Meta.Expires != exp {
+			t.Errorf("read back as %q, %v", q.Meta.Expires, err)
+		}
+	}
+}
