@@ -141,21 +141,27 @@ func (c Config) Bytes() []byte {
 // "90d", "2w", "36h".
 type Duration time.Duration
 
-// ParseDuration accepts Go durations plus the d (day) and w (week) units.
+// MaxDuration bounds the durations kb.yaml accepts (a TTL, the file-back
+// window): a longer one is a typo, and past about 290 years it would not
+// even fit a time.Duration.
+const MaxDuration = 100 * 365 * 24 * time.Hour
+
+// ParseDuration accepts Go durations plus the d (day) and w (week) units,
+// from zero up to MaxDuration.
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	for suffix, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
 		if n, ok := strings.CutSuffix(s, suffix); ok {
 			f, err := strconv.ParseFloat(n, 64)
-			if err != nil || f < 0 {
-				return 0, fmt.Errorf("invalid duration %q", s)
+			if err != nil || !(f >= 0) || f*float64(unit) > float64(MaxDuration) {
+				return 0, fmt.Errorf("invalid duration %q (use 90d, 2w or 36h, at most 100 years)", s)
 			}
 			return time.Duration(f * float64(unit)), nil
 		}
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q (use 90d, 2w or 36h)", s)
+	if err != nil || d < 0 || d > MaxDuration {
+		return 0, fmt.Errorf("invalid duration %q (use 90d, 2w or 36h, at most 100 years)", s)
 	}
 	return d, nil
 }

@@ -25,3 +25,18 @@ func TestParseConfig(t *testing.T) {
 		t.Fatalf("config did not round-trip: %v %+v", err, back)
 	}
 }
+
+// A duration too long to be meant, too long for time.Duration, negative or
+// not a number is refused, not wrapped into a date in the past.
+func TestParseDurationBounds(t *testing.T) {
+	for _, s := range []string{"200000d", "40000w", "NaNd", "Infd", "-1d", "-5h", "900000h"} {
+		if d, err := ParseDuration(s); err == nil {
+			t.Errorf("ParseDuration(%q) = %v, want an error", s, d)
+		}
+	}
+	for s, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "2w": 14 * 24 * time.Hour, "36h": 36 * time.Hour, "36500d": 36500 * 24 * time.Hour} {
+		if d, err := ParseDuration(s); err != nil || d != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", s, d, err, want)
+		}
+	}
+}
