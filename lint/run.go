@@ -69,7 +69,10 @@ func Run(ctx context.Context, s *wiki.Space, opts Options) (*Report, error) {
 		plan.report.DryRun = true
 		return plan.report, nil
 	}
-	b := wiki.Batch{Kind: wiki.KindLint, Title: plan.title(), Body: plan.body(), Author: opts.Author, When: now}
+	if testHookBeforeApply != nil {
+		testHookBeforeApply()
+	}
+	b := wiki.Batch{Kind: wiki.KindLint, Author: opts.Author, When: now}
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		if tx.Head() != head {
 			// Another batch landed first: lint what is there now.
@@ -79,6 +82,9 @@ func Run(ctx context.Context, s *wiki.Space, opts Options) (*Report, error) {
 			}
 			plan, head = p, tx.Head()
 		}
+		// The message and log entry describe the plan staged, which is
+		// not the first one when another writer landed.
+		tx.Describe(plan.title(), plan.body())
 		return plan.stage(ctx, tx)
 	})
 	if err != nil {
@@ -89,6 +95,10 @@ func Run(ctx context.Context, s *wiki.Space, opts Options) (*Report, error) {
 	}
 	return plan.report, nil
 }
+
+// testHookBeforeApply, when set by a test, runs between planning and
+// applying, where another writer may land.
+var testHookBeforeApply func()
 
 // plan is a run's outcome computed at one head, ready to be staged.
 type plan struct {

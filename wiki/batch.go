@@ -265,6 +265,15 @@ func (tx *Tx) Head() Rev { return tx.head }
 // Batch is the batch being prepared (its ID and time are final).
 func (tx *Tx) Batch() Batch { return tx.batch }
 
+// Describe sets the batch's title and body (the commit message and the log
+// entry). It is for a batch whose description depends on what it finds at
+// the head it is built on: a batch prepared again after another writer
+// landed describes what it commits, not what it planned on the old head.
+// A Tx is fresh on every attempt, so prepare calls it each time.
+func (tx *Tx) Describe(title, body string) {
+	tx.batch.Title, tx.batch.Body = title, body
+}
+
 // Space is the space the batch writes to.
 func (tx *Tx) Space() *Space { return tx.space }
 
