@@ -72,7 +72,9 @@ func encodeFindings(fs []Finding) []byte {
 }
 
 // Findings returns the findings recorded in the space at rev (all of them,
-// open and resolved). A space never linted has none.
+// open and resolved). A space never linted has none. An unreadable file is
+// named from the repository's root, so that with several spaces the user
+// knows which one to fix.
 func Findings(ctx context.Context, s *wiki.Space, rev wiki.Rev) ([]Finding, error) {
 	if rev == "" {
 		return nil, nil
@@ -86,7 +88,7 @@ func Findings(ctx context.Context, s *wiki.Space, rev wiki.Rev) ([]Finding, erro
 	}
 	var f findingsFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", FindingsPath, err)
+		return nil, fmt.Errorf("%s%s: %w", s.Prefix(), FindingsPath, err)
 	}
 	return f.Findings, nil
 }

@@ -52,6 +52,27 @@ func (r *Report) Open() []Finding {
 // entry. A run that changes nothing but last_seen within a day makes no
 // commit. Lint never deletes a page nor touches a page's body.
 func Run(ctx context.Context, s *wiki.Space, opts Options) (*Report, error) {
+	p, err := Prepare(ctx, s, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.Commit(ctx)
+}
+
+// Prepared is a lint run checked at one head and not committed yet. Run is
+// Prepare then Commit; pt lint --all prepares every space before it commits
+// any, so that a space lint cannot read leaves the repository as it was.
+type Prepared struct {
+	s    *wiki.Space
+	opts Options
+	now  time.Time
+	head wiki.Rev
+	plan *plan
+}
+
+// Prepare checks the space at HEAD and computes what Run would commit,
+// writing nothing. Its error is the one Run would return before writing.
+func Prepare(ctx context.Context, s *wiki.Space, opts Options) (*Prepared, error) {
 	now := opts.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -65,22 +86,41 @@ func Run(ctx context.Context, s *wiki.Space, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.DryRun {
+	return &Prepared{s: s, opts: opts, now: now, head: head, plan: plan}, nil
+}
+
+// Commit commits the prepared run as one lint batch (nothing on a dry run)
+// and returns its report. When another batch landed since Prepare and
+// changed the space, the space is linted again as it is now.
+func (p *Prepared) Commit(ctx context.Context) (*Report, error) {
+	s, plan, head := p.s, p.plan, p.head
+	if p.opts.DryRun {
 		plan.report.DryRun = true
 		return plan.report, nil
 	}
 	if testHookBeforeApply != nil {
 		testHookBeforeApply()
 	}
-	b := wiki.Batch{Kind: wiki.KindLint, Author: opts.Author, When: now}
+	b := wiki.Batch{Kind: wiki.KindLint, Author: p.opts.Author, When: p.now}
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		if tx.Head() != head {
-			// Another batch landed first: lint what is there now.
-			p, err := planRun(ctx, s, tx.Head(), now, opts.Retention)
+			same, err := sameSpace(ctx, s, head, tx.Head())
 			if err != nil {
 				return err
 			}
-			plan, head = p, tx.Head()
+			if same {
+				// Another space's batch (pt lint --all) or a change
+				// elsewhere: the plan holds at the new head.
+				plan.report.Commit = string(tx.Head())
+			} else {
+				// Another batch changed the space: lint what is there now.
+				np, err := planRun(ctx, s, tx.Head(), p.now, p.opts.Retention)
+				if err != nil {
+					return err
+				}
+				plan = np
+			}
+			head = tx.Head()
 		}
 		// The message and log entry describe the plan staged, which is
 		// not the first one when another writer landed.
@@ -94,6 +134,16 @@ func Run(ctx context.Context, s *wiki.Space, opts Options) (*Report, error) {
 		plan.report.Batch = res
 	}
 	return plan.report, nil
+}
+
+// sameSpace reports whether the space's files are the same at both
+// commits, so that a plan made at one holds at the other.
+func sameSpace(ctx context.Context, s *wiki.Space, a, b wiki.Rev) (bool, error) {
+	if a == "" || b == "" {
+		return a == b, nil
+	}
+	diff, err := s.Diff(ctx, a, b)
+	return len(diff) == 0, err
 }
 
 // testHookBeforeApply, when set by a test, runs between planning and

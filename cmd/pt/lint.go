@@ -51,13 +51,9 @@ func newLintCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var reports []*lint.Report
-			for _, dir := range dirs {
-				rep, err := lintSpace(e, dir, opts)
-				if err != nil {
-					return err
-				}
-				reports = append(reports, rep)
+			reports, err := lintSpaces(e, dirs, opts)
+			if err != nil {
+				return err
 			}
 			if err := writeLintReports(e, format, all, reports); err != nil {
 				return err
@@ -107,13 +103,32 @@ func lintDirs(e *env, all bool) ([]string, error) {
 	return dirs, nil
 }
 
-func lintSpace(e *env, dir string, opts lint.Options) (*lint.Report, error) {
-	s, err := wiki.Open(e.ctx, dir)
-	if err != nil {
-		return nil, err
+// lintSpaces lints each space. Every space is opened and checked before
+// any is committed, so that a space lint cannot read (a bad kb.yaml or
+// findings.json) leaves the repository as it was, not half linted.
+func lintSpaces(e *env, dirs []string, opts lint.Options) ([]*lint.Report, error) {
+	var prepared []*lint.Prepared
+	for _, dir := range dirs {
+		s, err := wiki.Open(e.ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		p, err := lint.Prepare(e.ctx, s, opts)
+		if err != nil {
+			return nil, err
+		}
+		prepared = append(prepared, p)
 	}
-	defer s.Close()
-	return lint.Run(e.ctx, s, opts)
+	var reports []*lint.Report
+	for _, p := range prepared {
+		rep, err := p.Commit(e.ctx)
+		if err != nil {
+			return nil, err
+		}
+		reports = append(reports, rep)
+	}
+	return reports, nil
 }
 
 // writeLintReports prints the reports: with --all, JSON is a list of reports.
