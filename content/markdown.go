@@ -82,6 +82,14 @@ func Analyze(src []byte) *Structure {
 				codeRanges = append(codeRanges, [2]int{l.At(0).Start, l.At(l.Len() - 1).Stop})
 			}
 			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			// Inline HTML: a comment, also one over several lines of a
+			// paragraph, hides what it holds, and a tag's attributes are
+			// no links either.
+			if segs := n.Segments; segs.Len() > 0 {
+				codeRanges = append(codeRanges, [2]int{segs.At(0).Start, segs.At(segs.Len() - 1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
 		case *ast.CodeSpan:
 			if t, ok := n.LastChild().(*ast.Text); ok && n.Pos() >= 0 {
 				codeRanges = append(codeRanges, [2]int{n.Pos(), t.Segment.Stop + 1})

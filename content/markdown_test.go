@@ -114,3 +114,25 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+// TestAnalyzeSkipsHTMLComments: a wiki link inside an HTML comment is
+// hidden like a Markdown link there, whether the comment is inline, spans
+// lines of a paragraph or is a block of its own; one beside it still counts.
+func TestAnalyzeSkipsHTMLComments(t *testing.T) {
+	src := "---\ntitle: C\n---\n" +
+		"Text <!-- [[Draft Page]] --> and <!-- [d](draft.md) --> then [[Real]].\n" +
+		"\n" +
+		"A paragraph <!-- spanning\n[[Hidden Too]] and\n[[Hidden Three]] --> ends [[After]].\n" +
+		"\n" +
+		"<!--\n[[Block Hidden]]\n-->\n" +
+		"\n" +
+		"<span title=\"[[Attr]]\">[[Inside Span]]</span>\n"
+	var got []string
+	for _, l := range Analyze([]byte(src)).Links {
+		got = append(got, l.Target)
+	}
+	want := []string{"[[Real]]", "[[After]]", "[[Inside Span]]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("links (-want +got):\n%s", diff)
+	}
+}
