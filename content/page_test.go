@@ -211,3 +211,32 @@ func TestExpiresIsABareDate(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontmatterLine finds a value by its keys, in block and flow style,
+// not by its text: the summary on line 3 names the same path as the pin.
+func TestFrontmatterLine(t *testing.T) {
+	src := "---\ntitle: P\nsummary: Notes on sources/a.md\nprovenance:\n  derived_from:\n    - revision: abc1234\n      path: sources/a.md\n  citations: [{path: sources/a.md, revision: abc1234}]\n---\nbody\n"
+	p, err := Parse("p.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		keys []any
+		want int
+	}{
+		{[]any{"summary"}, 3},
+		{[]any{"provenance", "derived_from", 0}, 6},
+		{[]any{"provenance", "derived_from", 0, "path"}, 7},
+		{[]any{"provenance", "citations", 0, "path"}, 8},
+		{[]any{"provenance", "citations", 1, "path"}, 0},
+		{[]any{"provenance", "derived_from", "path"}, 0},
+		{[]any{"expires"}, 0},
+	} {
+		if got := p.FrontmatterLine(tc.keys...); got != tc.want {
+			t.Errorf("FrontmatterLine(%v) = %d, want %d", tc.keys, got, tc.want)
+		}
+	}
+	if got := NewPage(Meta{Title: "x"}, nil).FrontmatterLine("title"); got != 0 {
+		t.Errorf("new page: line %d, want 0", got)
+	}
+}

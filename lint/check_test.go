@@ -11,9 +11,22 @@ import (
 // checks, like analysistest, that every `want` marker is matched by a
 // finding on its line and that there is no finding without a marker.
 func TestPlanted(t *testing.T) {
+	checkFixture(t, "testdata/planted.txtar")
+}
+
+// TestProvenanceLines: a drifted pin is reported on the line of its path,
+// not on an earlier line that happens to name the same file.
+func TestProvenanceLines(t *testing.T) {
+	checkFixture(t, "testdata/provenance_lines.txtar")
+}
+
+// checkFixture plants a fixture in a fresh space, lints it and matches the
+// findings against its want markers.
+func checkFixture(t *testing.T, fixture string) {
+	t.Helper()
 	ctx := context.Background()
 	dir, s := newSpace(t)
-	plant(t, dir, "testdata/planted.txtar")
+	plant(t, dir, fixture)
 	head, err := s.Head(ctx)
 	if err != nil {
 		t.Fatal(err)

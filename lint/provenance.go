@@ -18,12 +18,12 @@ func (snap *snapshot) drift(p *page, add func(check, path string, line int, targ
 		key  string
 		refs []content.Ref
 	}{{"derived_from", prov.DerivedFrom}, {"citations", prov.Citations}} {
-		for _, r := range group.refs {
+		for i, r := range group.refs {
 			if r.Path == "" || r.Revision == "" {
 				continue
 			}
 			rp := path.Clean(r.Path)
-			line := frontmatterLine(p.raw, func(l string) bool { return strings.Contains(l, r.Path) })
+			line := pinLine(p.pg, group.key, i)
 			blob, ok := snap.files[rp]
 			switch {
 			case !ok:
@@ -39,6 +39,19 @@ func (snap *snapshot) drift(p *page, add func(check, path string, line int, targ
 		}
 	}
 	return derivedDrift
+}
+
+// pinLine is the line of the i-th entry of provenance.<key>: its path
+// (block or flow style), else where the entry starts (a path brought in by a
+// YAML merge key), else the frontmatter's first line.
+func pinLine(pg *content.Page, key string, i int) int {
+	if l := pg.FrontmatterLine("provenance", key, i, "path"); l > 0 {
+		return l
+	}
+	if l := pg.FrontmatterLine("provenance", key, i); l > 0 {
+		return l
+	}
+	return 1
 }
 
 // sameRevision accepts a pin abbreviated as git abbreviates (7+ hex digits).
