@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -55,21 +56,28 @@ func newCronCmd(e *env) *cobra.Command {
 			}
 			cfg := s.Config()
 			s.Close()
+			specs := cronSpecs{lint: lintSpec, reap: reapSpec, sync: syncSpec}
 			if lintSpec == "" {
-				lintSpec = orDefault(cfg.Lint.Schedule)
+				specs.lint = orDefault(cfg.Lint.Schedule)
+				if cfg.Lint.Schedule != "" {
+					specs.lintFrom = configPath(dir) + ": lint.schedule"
+				}
 			}
 			if reapSpec == "" {
-				reapSpec = orDefault(cfg.Reap.Schedule)
+				specs.reap = orDefault(cfg.Reap.Schedule)
+				if cfg.Reap.Schedule != "" {
+					specs.reapFrom = configPath(dir) + ": reap.schedule"
+				}
 			}
 			if syncSpec == "" {
-				syncSpec = "off"
+				specs.sync = "off"
 				if cfg.Remote != "" {
-					syncSpec = defaultSyncSpec
+					specs.sync = defaultSyncSpec
 				}
 			}
 			ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runCron(ctx, e.stderr, dir, cronSpecs{lint: lintSpec, reap: reapSpec, sync: syncSpec}, stopTimeout)
+			return runCron(ctx, e.stderr, dir, specs, stopTimeout)
 		},
 	}
 	cmd.Flags().StringVar(&lintSpec, "lint", "", "lint schedule (default: kb.yaml lint.schedule, else @daily; 'off' to disable)")
@@ -77,6 +85,27 @@ func newCronCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&syncSpec, "sync", "", "sync schedule: pull and push the space's remote (default: "+defaultSyncSpec+" when kb.yaml names a remote, else off)")
 	cmd.Flags().DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long to wait for a running job when stopping")
 	return cmd
+}
+
+// configPath names the space's kb.yaml as the user can find it: relative
+// to the working directory when it is below it.
+func configPath(dir string) string {
+	p := filepath.Join(dir, content.ConfigFile)
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(wd, p); err == nil && filepath.IsLocal(rel) {
+			return rel
+		}
+	}
+	return p
+}
+
+// badSpec is the error for a schedule cron cannot read: a usage error when
+// it came from a flag, a fault of kb.yaml (named) when it came from there.
+func badSpec(flag, from, spec string, err error) error {
+	if from != "" {
+		return fmt.Errorf("%s %q: %v", from, spec, err)
+	}
+	return usageError{fmt.Errorf("%s %q: %v", flag, spec, err)}
 }
 
 func orDefault(spec string) string {
@@ -106,7 +135,7 @@ func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs,
 	var notes []string
 	if lintSpec != "off" {
 		if _, err := c.AddFunc(lintSpec, func() { cronLint(jobCtx, logger, dir) }); err != nil {
-			return usageError{fmt.Errorf("--lint %q: %v", lintSpec, err)}
+			return badSpec("--lint", specs.lintFrom, lintSpec, err)
 		}
 		notes = append(notes, "lint scheduled: "+lintSpec)
 	}
@@ -115,7 +144,7 @@ func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs,
 			notes = append(notes, "reap: the TTL reaper is not available in this build; skipped")
 		} else {
 			if _, err := c.AddFunc(reapSpec, func() { cronReap(jobCtx, logger, dir) }); err != nil {
-				return usageError{fmt.Errorf("--reap %q: %v", reapSpec, err)}
+				return badSpec("--reap", specs.reapFrom, reapSpec, err)
 			}
 			notes = append(notes, "reap scheduled: "+reapSpec)
 		}

@@ -12,7 +12,10 @@ import (
 const defaultSyncSpec = "@every 1m"
 
 // cronSpecs are the schedules of pt cron's jobs; "off" disables one.
-type cronSpecs struct{ lint, reap, sync string }
+// lintFrom and reapFrom name where a schedule was read when no flag gave it
+// (kb.yaml's lint.schedule), so that a bad one is reported where it can be
+// fixed; empty means the flag.
+type cronSpecs struct{ lint, reap, sync, lintFrom, reapFrom string }
 
 // cronSync is one scheduled sync: people's edits on the host come down, this
 // replica's batches go up.
