@@ -250,7 +250,10 @@ func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) 
 		if m == nil {
 			continue
 		}
-		pp := path.Join(path.Dir(p), m[2])
+		pp, ok := memberPath(p, m[2])
+		if !ok {
+			continue
+		}
 		sp.parts = append(sp.parts, pp)
 		if ppa, err := tx.ReadPage(ctx, pp); err == nil {
 			if least := sp.readEntries(pp, ppa.Page.Body, membersOpen, membersClose); least != "" {
@@ -270,7 +273,10 @@ func (sp *spoke) readEntries(from string, body []byte, open, close string) strin
 		if m == nil {
 			continue
 		}
-		p := path.Join(path.Dir(from), m[2])
+		p, ok := memberPath(from, m[2])
+		if !ok {
+			continue
+		}
 		mb := &member{Path: p, Title: unescapeLinkText(m[1]), Summary: unblockText(m[3]), Listed: true}
 		sp.members[p] = mb
 		if k := memberKey(mb); least == "" || k < least {
@@ -356,6 +362,22 @@ func entryLine(from string, m *member) string {
 // linkTarget escapes what would end a Markdown link destination early.
 func linkTarget(p string) string {
 	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(p)
+}
+
+// memberPath reads back an entry's link as linkTarget wrote it: the space
+// path of the member page. A link pt would not have written (a URL, an
+// absolute path, one leaving the space) is no member: a person's line
+// inside the block, which the next rewrite replaces.
+func memberPath(from, target string) (string, bool) {
+	t := strings.NewReplacer("%20", " ", "%28", "(", "%29", ")").Replace(target)
+	if strings.Contains(t, ":") || strings.HasPrefix(t, "/") || strings.ContainsAny(t, "?#") {
+		return "", false
+	}
+	p := path.Join(path.Dir(from), t)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, true
 }
 
 // writeSpoke renders a spoke: its members in the page itself, or, past the
