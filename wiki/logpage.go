@@ -70,7 +70,10 @@ func (tx *Tx) appendLog(ctx context.Context) error {
 			if err := tx.archiveLog(ctx, entries); err != nil {
 				return err
 			}
-			page = nil
+			// The entries move out; what a person wrote around the
+			// block stays, and the list of archives is brought up to date.
+			body = earlierRe.ReplaceAllLiteralString(body, earlierMonths(tx))
+			body = replaceGenerated(body, logOpen, logClose, nil)
 		}
 	}
 	if page == nil {
@@ -148,9 +151,26 @@ func mergeEntries(have, add []string) []string {
 			out = append(out, e)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
+	// By time only: entries of the same second keep the order they were
+	// appended in; a line without a time stays after the entry before it.
+	keys := make(map[int]string, len(out))
+	idx := make([]int, len(out))
+	last := ""
+	for i, e := range out {
+		if m := entryTimeRe.FindStringSubmatch(e); m != nil {
+			last = m[1]
+		}
+		keys[i], idx[i] = last, i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+	sorted := make([]string, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted
 }
+
+var entryTimeRe = regexp.MustCompile(`^- (\d{4}-\d{2}-\d{2}T\S+)`)
 
 // archivePage is one month of the log. Its links are relative to log/, so
 // they resolve where the file sits.
@@ -161,8 +181,17 @@ func archivePage(month string, entries []string) *content.Page {
 }
 
 func newLog(tx *Tx) *content.Page {
+	body := "# Log\n\nOne entry per batch, lint run and reap. " + earlierMonths(tx) + "\n\n" + logOpen + "\n" + logClose + "\n"
+	return content.NewPage(content.Meta{Title: "Log", Kind: content.KindLog}, []byte(body))
+}
+
+// earlierRe finds log.md's list of archives, which each move rewrites.
+var earlierRe = regexp.MustCompile(`Earlier months: [^\n]*`)
+
+// earlierMonths lists the monthly archives, with those this batch writes.
+func earlierMonths(tx *Tx) string {
 	var b strings.Builder
-	b.WriteString("# Log\n\nOne entry per batch, lint run and reap. Earlier months: ")
+	b.WriteString("Earlier months: ")
 	var months []string
 	if es, err := tx.space.List(context.Background(), tx.head, LogDir); err == nil {
 		for _, e := range es {
@@ -187,6 +216,5 @@ func newLog(tx *Tx) *content.Page {
 		}
 		fmt.Fprintf(&b, "[%s](log/%s.md)", m, m)
 	}
-	b.WriteString("\n\n" + logOpen + "\n" + logClose + "\n")
-	return content.NewPage(content.Meta{Title: "Log", Kind: content.KindLog}, []byte(b.String()))
+	return b.String()
 }

@@ -3,7 +3,9 @@ package wiki_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -109,4 +111,40 @@ func TestMarkersInTextKeepBlocksWhole(t *testing.T) {
 		t.Errorf("the title is not kept, escaped, in the spoke:\n%s", block)
 	}
 	git(t, dir, "fsck", "--strict")
+}
+
+// When a new month moves log.md's entries out, what a person wrote around
+// the block stays, and entries of the same second keep their order.
+func TestLogMoveKeepsTextAroundTheBlock(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	apply := func(title string, when time.Time) {
+		t.Helper()
+		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: title, ApprovedBy: "dana", When: when},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, "pages/"+title+".md", page(title, "x"), wiki.RolePage)
+				return err
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply("first", t0) // the same second as the init batch
+	logPath := filepath.Join(dir, "log.md")
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logPath, append(data, "\nTeam note: older entries are in the old wiki.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "commit", "-qam", "a note")
+	apply("december", time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC))
+	got := git(t, dir, "show", "HEAD:log.md")
+	if !strings.Contains(got, "Team note: older entries are in the old wiki.") || !strings.Contains(got, "[2026-11](log/2026-11.md)") {
+		t.Errorf("log.md after the move:\n%s", got)
+	}
+	arch := git(t, dir, "show", "HEAD:log/2026-11.md")
+	if i, j := strings.Index(arch, "· init ·"), strings.Index(arch, "· first ·"); i < 0 || j < i {
+		t.Errorf("entries of the same second out of order:\n%s", arch)
+	}
 }
