@@ -239,12 +239,15 @@ func paths(res *retrieve.Result) []string {
 // TestFileBackGates runs each gate on a consult that only it should stop,
 // on a fresh space each, and checks that nothing is written.
 func TestFileBackGates(t *testing.T) {
-	secretPage := content.NewPage(content.Meta{Title: "Card vault keys", Kind: content.KindPage, Topics: []string{"payments"}, Classification: "CONFIDENTIAL"},
-		[]byte("# Card vault keys\n\nThe card vault rotates its wrapping keys every ninety days through the HSM.\n"))
+	vault := func(status, expires string) *content.Page {
+		return content.NewPage(content.Meta{Title: "Card vault keys", Kind: content.KindPage, Topics: []string{"payments"}, Classification: "CONFIDENTIAL", Status: status, Expires: expires},
+			[]byte("# Card vault keys\n\nThe card vault rotates its wrapping keys every ninety days through the HSM.\n"))
+	}
+	secretPage := vault("", "")
 	expired := content.NewPage(content.Meta{Title: "Old freeze", Kind: content.KindPage, Topics: []string{"planning"}, Expires: "2026-01-31"},
 		[]byte("# Old freeze\n\nThe code freeze ran until the end of January.\n"))
 	echoed := "Mobile clients retry requests when the network drops. In September we saw 212\nduplicate charges caused by retries of `POST /v1/payments` after a timeout\nwhere the first request had in fact succeeded. We decided that every endpoint that creates a payment, a refund or a payout\nrequires an `Idempotency-Key` header. The key is a client-generated UUID."
-	tests := []struct {
+	type gateCase struct {
 		name      string
 		kb        string
 		extra     map[string]*content.Page
@@ -253,7 +256,15 @@ func TestFileBackGates(t *testing.T) {
 		reason    string // a regexp-free substring of the reason
 		durable   string
 		citations int
-	}{
+	}
+	// A classified page stops the answer however it is cited and whatever
+	// its status: its text is no less classified for being stale.
+	classified := func(name string, pg *content.Page, cite string, citations int) gateCase {
+		return gateCase{name: name, extra: map[string]*content.Page{"pages/vault.md": pg},
+			c:    ingest.Consult{Question: "Is it safe to replay the ledger write queue?", Answer: idemAnswer, Citations: []string{idemPage, cite}},
+			gate: ingest.GateClassification, reason: "pages/vault.md is classified CONFIDENTIAL", citations: citations}
+	}
+	tests := []gateCase{
 		{name: "compounding off", kb: "name: team\ncompounding: false\n", c: ingest.Consult{Question: "Is it safe to replay the ledger write queue?", Answer: idemAnswer, Citations: []string{idemPage}},
 			gate: ingest.GateCompounding, reason: "compounding: false", citations: 1},
 		{name: "space classified", kb: "name: team\nclassification: SECRET\n", c: ingest.Consult{Question: "Is it safe to replay the ledger write queue?", Answer: idemAnswer, Citations: []string{idemPage}},
@@ -261,6 +272,12 @@ func TestFileBackGates(t *testing.T) {
 		{name: "cited page classified", extra: map[string]*content.Page{"pages/vault.md": secretPage},
 			c:    ingest.Consult{Question: "Is it safe to replay the ledger write queue?", Answer: idemAnswer, Citations: []string{idemPage, "pages/vault.md"}},
 			gate: ingest.GateClassification, reason: "pages/vault.md is classified CONFIDENTIAL", citations: 2},
+		classified("cited page classified and stale", vault(content.StatusStale, ""), "pages/vault.md", 1),
+		classified("cited page classified and retracted", vault(content.StatusRetracted, ""), "pages/vault.md", 1),
+		classified("cited page classified and expired", vault("", "2026-01-31"), "pages/vault.md", 1),
+		classified("classified page cited with //", secretPage, "pages//vault.md", 2),
+		classified("classified page cited with /./", secretPage, "pages/./vault.md#keys", 2),
+		classified("classified page cited through ..", secretPage, "pages/x/../vault.md", 2),
 		{name: "ephemeral by rule", c: ingest.Consult{Question: "What should dana work on next?", Answer: "Dana should finish the replay tooling described in the runbook, then review the idempotency SDK change.", Citations: []string{replayPage}},
 			gate: ingest.GateDurability, reason: "asks what to work on", durable: "ephemeral", citations: 1},
 		{name: "ephemeral by caller", c: ingest.Consult{Question: "Is it safe to replay the ledger write queue?", Answer: idemAnswer, Citations: []string{idemPage}, Durability: "ephemeral"},

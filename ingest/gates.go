@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 	"time"
@@ -26,8 +27,12 @@ type gates struct {
 	res             *retrieve.Result // retrieval for the question; nil until retrieved
 	cited           []string         // citations as given or gathered, unchecked
 	modelDurability Durability       // a model's verdict, when a model answered
-	refs            []citedPage      // citations that resolve to a page at head
+	refs            []citedPage      // citations that resolve to an active content page at head
 	bad             []string         // citations that do not, with why
+	// read are the cited pages that exist at head, active or not: the
+	// classification floor reads them all, since a stale or retracted
+	// page's text is as classified as it was when it was active.
+	read []citedPage
 }
 
 // citedPage is a citation that resolves to a page at head.
@@ -72,7 +77,7 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 	if c := g.cfg.SpaceClassification(); !unclassified(c) {
 		return stop(GateClassification, fmt.Sprintf("the space is classified %s; only UNCLASSIFIED knowledge is filed back", c))
 	}
-	for _, r := range g.refs {
+	for _, r := range g.read {
 		if c := r.page.Page.Meta.Classification; !unclassified(c) {
 			return stop(GateClassification, fmt.Sprintf("cited page %s is classified %s; only UNCLASSIFIED knowledge is filed back", r.path, c))
 		}
@@ -135,13 +140,12 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 
 // resolve checks every citation: a safe path to a page that exists at head,
 // is content (not the hub, a spoke or the log) and is active now. Those
-// that fail are kept, with why, for the reason of the citation gate.
+// that fail are kept, with why, for the reason of the citation gate; those
+// whose page exists are kept in g.read whatever its status.
 func (g *gates) resolve(ctx context.Context) error {
 	seen := map[string]bool{}
 	for _, raw := range g.cited {
-		p, _, _ := strings.Cut(strings.TrimSpace(raw), "#")
-		p = strings.TrimPrefix(p, "./")
-		clean, err := content.CleanPath(p)
+		clean, err := citedPath(raw)
 		if err != nil {
 			g.bad = append(g.bad, fmt.Sprintf("%q is not a page path of the space", raw))
 			continue
@@ -167,6 +171,7 @@ func (g *gates) resolve(ctx context.Context) error {
 			}
 			return fmt.Errorf("consult: %w", err)
 		}
+		g.read = append(g.read, citedPage{path: clean, page: pa})
 		if !pa.Page.Meta.Active(g.now) {
 			g.bad = append(g.bad, clean+" is not active ("+statusOf(pa.Page.Meta, g.now)+")")
 			continue
@@ -174,6 +179,20 @@ func (g *gates) resolve(ctx context.Context) error {
 		g.refs = append(g.refs, citedPage{path: clean, page: pa})
 	}
 	return nil
+}
+
+// citedPath is the page a citation names, in canonical form: the anchor
+// dropped, and "//", "./" and "dir/.." collapsed as path.Clean does, so
+// that every spelling of a page is the same page to the gates (a classified
+// page cited as pages//vault.md is still classified). What is left must
+// pass content.CleanPath: a path that climbs out of the space, is absolute
+// or hidden is no page.
+func citedPath(raw string) (string, error) {
+	p, _, _ := strings.Cut(strings.TrimSpace(raw), "#")
+	if p == "" {
+		return "", content.ErrUnsafePath
+	}
+	return content.CleanPath(path.Clean(p))
 }
 
 func (g *gates) readPage(ctx context.Context, p string) (*wiki.PageAt, error) {
