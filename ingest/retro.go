@@ -23,8 +23,8 @@ const RetrosDir = "retros/"
 const retroTopic = "retrospectives"
 
 // RetroRequest closes a cycle. Zero values: Until is HEAD, Since is the
-// commit of the previous retrospective (else the space's first commit), Now
-// is the current time.
+// commit of the previous retrospective that was not reverted (else the
+// beginning of history), Now is the current time.
 type RetroRequest struct {
 	Cycle      string    // the cycle's name: "2026-11", "sprint 42"
 	Since      string    // revision the cycle starts after
@@ -239,15 +239,30 @@ func orHead(rev string) string {
 	return rev
 }
 
-// previousRetro is the commit of the latest retro batch in hist, where the
-// next cycle starts; "" when there is none.
+// previousRetro is the commit of the latest retro batch in hist that no
+// later batch reverted, where the next cycle starts; "" when there is none.
+// A reverted retrospective closed nothing: the cycle it covered is open
+// again, and closing it counts from where it began.
 func previousRetro(hist []wiki.Commit) wiki.Rev {
+	reverted := revertedBatches(hist)
 	for _, c := range hist {
-		if c.Batch != nil && c.Batch.Kind == wiki.KindRetro {
+		if c.Batch != nil && c.Batch.Kind == wiki.KindRetro && !reverted[c.Batch.BatchID] {
 			return wiki.Rev(c.Hash)
 		}
 	}
 	return ""
+}
+
+// revertedBatches are the ids of the batches that the revert batches among
+// commits undo.
+func revertedBatches(commits []wiki.Commit) map[string]bool {
+	reverted := map[string]bool{}
+	for _, c := range commits {
+		if c.Batch != nil && c.Batch.Kind == wiki.KindRevert && c.Batch.Reverts != "" {
+			reverted[c.Batch.Reverts] = true
+		}
+	}
+	return reverted
 }
 
 // between returns the commits of hist (newest first, from until) after
@@ -269,12 +284,7 @@ func between(hist []wiki.Commit, since, until wiki.Rev) ([]wiki.Commit, error) {
 func cycleStats(ctx context.Context, s *wiki.Space, since, until wiki.Rev, commits []wiki.Commit) (st *RetroStats, titles map[string]string, err error) {
 	titles = map[string]string{}
 	st = &RetroStats{Since: string(since), Until: string(until), Commits: len(commits), Batches: map[string]int{}, ConsultsSkipped: map[string]int{}}
-	reverted := map[string]bool{}
-	for _, c := range commits {
-		if c.Batch != nil && c.Batch.Kind == wiki.KindRevert && c.Batch.Reverts != "" {
-			reverted[c.Batch.Reverts] = true
-		}
-	}
+	reverted := revertedBatches(commits)
 	for _, c := range commits {
 		kind := "git"
 		if c.Batch != nil {

@@ -21,7 +21,7 @@ func newRetroCmd(e *env) *cobra.Command {
 		Use:   "retro CYCLE",
 		Short: "close a cycle: file its retrospective from the cycle's own statistics",
 		Long: `retro counts what happened between --since (default: the previous
-retrospective, else the beginning) and --until (default: HEAD): batches by
+retrospective not reverted, else the beginning) and --until (default: HEAD): batches by
 kind, pages added and changed, consults filed and skipped, lint findings
 opened and resolved, the busiest topics; and files them as retros/CYCLE.md in
 one commit. A cycle is closed once: closing it again writes nothing.
@@ -52,7 +52,7 @@ Skipped consults are counted from this clone's local consult log.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&r.Since, "since", "", "the revision the cycle starts after (default: the previous retrospective)")
+	f.StringVar(&r.Since, "since", "", "the revision the cycle starts after (default: the previous retrospective not reverted)")
 	f.StringVar(&r.Until, "until", "", "the revision the cycle ends at (default: HEAD)")
 	f.StringVar(&now, "now", "", "the close's time, RFC 3339 or a date (default: now)")
 	f.StringVar(&r.ApprovedBy, "approved-by", "", "who approved the close (recorded in the commit)")
