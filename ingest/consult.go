@@ -129,7 +129,7 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 		// nothing, which is the citation gate's refusal.
 		v.Verdict, v.Gate = VerdictSkipped, GateCitations
 		v.Reason = "the space holds nothing sufficient on this question, so there is no answer to file"
-		recordConsult(s, in.when, v)
+		recordConsult(s, head, in.when, v)
 		return v, nil
 	}
 	synPath := SynthesisDir + content.Slug(in.question) + ".md"
@@ -141,13 +141,13 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 	}
 	if v.Gate != "" {
 		v.Verdict = VerdictSkipped
-		recordConsult(s, in.when, v)
+		recordConsult(s, head, in.when, v)
 		return v, nil
 	}
 	if err := fileSynthesis(ctx, s, in, g, v); err != nil {
 		return nil, err
 	}
-	recordConsult(s, in.when, v)
+	recordConsult(s, head, in.when, v)
 	return v, nil
 }
 
@@ -333,11 +333,14 @@ func demoteHeadings(text string) string {
 // consults by verdict and gate in a retrospective, and nothing of the
 // question or the answer.
 type consultRecord struct {
-	Time    time.Time `json:"time"`
-	Verdict string    `json:"verdict"`
-	Gate    string    `json:"gate,omitempty"`
-	Page    string    `json:"page,omitempty"`
-	Batch   string    `json:"batch,omitempty"`
+	Time time.Time `json:"time"`
+	// Head is the commit the consult was asked at: a retrospective places
+	// the consult in a cycle by it, whatever the clocks said.
+	Head    string `json:"head,omitempty"`
+	Verdict string `json:"verdict"`
+	Gate    string `json:"gate,omitempty"`
+	Page    string `json:"page,omitempty"`
+	Batch   string `json:"batch,omitempty"`
 }
 
 // ConsultLog is the local, never committed, append-only log of consult
@@ -348,8 +351,8 @@ func ConsultLog(s *wiki.Space) string { return filepath.Join(s.StateDir(), "cons
 
 // recordConsult appends v to the consult log. The log is a convenience for
 // retrospectives: failing to write it never fails the consult.
-func recordConsult(s *wiki.Space, when time.Time, v *Verdict) {
-	line, err := json.Marshal(consultRecord{Time: when, Verdict: v.Verdict, Gate: v.Gate, Page: v.Page, Batch: v.Batch})
+func recordConsult(s *wiki.Space, head wiki.Rev, when time.Time, v *Verdict) {
+	line, err := json.Marshal(consultRecord{Time: when, Head: string(head), Verdict: v.Verdict, Gate: v.Gate, Page: v.Page, Batch: v.Batch})
 	if err != nil {
 		return
 	}

@@ -1,12 +1,9 @@
 package ingest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -29,7 +26,7 @@ type RetroRequest struct {
 	Cycle      string    // the cycle's name: "2026-11", "sprint 42"
 	Since      string    // revision the cycle starts after
 	Until      string    // revision the cycle ends at
-	Now        time.Time // batch time; the end of the cycle for skipped consults when Until is unset
+	Now        time.Time // batch time
 	ApprovedBy string
 	Author     wiki.Author // zero means the agent "pt"
 }
@@ -183,7 +180,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	if since == "" {
 		start = time.Time{} // from the beginning: every recorded consult up to the end
 	}
-	st.ConsultsSkipped, err = skippedConsults(s, start, end)
+	st.ConsultsSkipped, err = skippedConsults(s, newConsultWindow(hist, cycleCommits, since, r.Until == "", start, end))
 	if err != nil {
 		return nil, fmt.Errorf("retro: %w", err)
 	}
@@ -365,10 +362,8 @@ func cycleStats(ctx context.Context, s *wiki.Space, since, until wiki.Rev, commi
 	})
 	st.Topics = st.Topics[:min(busiestTopics, len(st.Topics))]
 
-	// Findings opened and resolved within the cycle, by the lifecycle the
-	// findings carry (a finding opened and fixed inside the cycle counts in
-	// both); findings open at since that are gone at until were resolved
-	// and then dropped after their retention.
+	// Findings opened and resolved by the cycle's lint runs: what changed
+	// in findings.json between since and until.
 	before, err := lint.Findings(ctx, s, since)
 	if err != nil {
 		return nil, nil, fmt.Errorf("retro: %w", err)
@@ -377,54 +372,13 @@ func cycleStats(ctx context.Context, s *wiki.Space, since, until wiki.Rev, commi
 	if err != nil {
 		return nil, nil, fmt.Errorf("retro: %w", err)
 	}
-	inCycle := func(t time.Time) bool {
-		return !t.IsZero() && (st.From.IsZero() || t.After(st.From)) && !t.After(st.To)
-	}
-	present := map[string]bool{}
 	for _, f := range after {
-		present[f.ID] = true
 		if f.Open() {
 			st.FindingsOpen++
 		}
-		if inCycle(f.FirstSeen) {
-			st.FindingsOpened++
-		}
-		if !f.Open() && inCycle(f.ResolvedAt) {
-			st.FindingsClosed++
-		}
 	}
-	for _, f := range before {
-		if f.Open() && !present[f.ID] {
-			st.FindingsClosed++
-		}
-	}
+	st.FindingsOpened, st.FindingsClosed = findingsMoved(before, after)
 	return st, titles, nil
-}
-
-// skippedConsults counts the skipped consults of the local consult log
-// within (from, to], by gate. A missing log means none were recorded here.
-func skippedConsults(s *wiki.Space, from, to time.Time) (map[string]int, error) {
-	out := map[string]int{}
-	f, err := os.Open(ConsultLog(s))
-	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r consultRecord
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
-			continue // a torn line from a crash: skip it
-		}
-		if r.Verdict != VerdictSkipped || (!from.IsZero() && !r.Time.After(from)) || r.Time.After(to) {
-			continue
-		}
-		out[r.Gate]++
-	}
-	return out, sc.Err()
 }
 
 // retroLine is the retrospective's one-line summary.
