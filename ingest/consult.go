@@ -132,9 +132,8 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 		recordConsult(s, head, in.when, v)
 		return v, nil
 	}
-	synPath := SynthesisDir + content.Slug(in.question) + ".md"
-	if err := CheckSecrets(synPath, []byte(in.question+"\n\n"+v.Answer)); err != nil {
-		return nil, fmt.Errorf("consult: %w", err)
+	if err := checkConsultSecrets(in, v); err != nil {
+		return nil, err
 	}
 	if err := g.run(ctx, in, v); err != nil {
 		return nil, err
@@ -149,6 +148,24 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 	}
 	recordConsult(s, head, in.when, v)
 	return v, nil
+}
+
+// checkConsultSecrets is the secret gate over the question and the answer,
+// before any gate reads them. It names which of the two holds the secret
+// and, for the answer, the line as the caller wrote it (the answer before
+// its surrounding blank lines were trimmed), so the caller can find it.
+func checkConsultSecrets(in *consultInput, v *Verdict) error {
+	if f := ScanSecrets([]byte(in.question)); len(f) > 0 {
+		return &SecretError{Op: "consult", Field: "question", Kind: f[0].Kind}
+	}
+	answer := v.Answer
+	if v.AnswerBy == AnswerByCaller {
+		answer = in.Consult.Answer
+	}
+	if f := ScanSecrets([]byte(answer)); len(f) > 0 {
+		return &SecretError{Op: "consult", Field: "answer", Kind: f[0].Kind, Line: f[0].Line}
+	}
+	return nil
 }
 
 // consultInput is a consult whose input passed every check.

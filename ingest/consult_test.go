@@ -412,7 +412,12 @@ func TestFileBackBadInput(t *testing.T) {
 		{"unknown durability", func(c *ingest.Consult) { c.Durability = "forever" }, `unknown durability "forever"`, ingest.ErrBadConsult},
 		{"clock 1900", func(c *ingest.Consult) { c.When = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC) }, "1900-01-01T00:00:00Z is not between", ingest.ErrClock},
 		{"clock 3000", func(c *ingest.Consult) { c.When = time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC) }, "3000-01-01", ingest.ErrClock},
-		{"secret in answer", func(c *ingest.Consult) { c.Answer += "\nUse key AKIAIOSFODNN7EXAMPLF to read the bucket." }, "refusing secret (AWS access key", nil},
+		{"secret in answer", func(c *ingest.Consult) { c.Answer += "\nUse key AKIAIOSFODNN7EXAMPLF to read the bucket." },
+			"consult: answer: refusing secret (AWS access key) at line 8", nil},
+		{"secret after blank lines", func(c *ingest.Consult) { c.Answer = "\r\n\nKeys:\r\nAKIAIOSFODNN7EXAMPLF\n" },
+			"consult: answer: refusing secret (AWS access key) at line 4", nil},
+		{"secret in question", func(c *ingest.Consult) { c.Question = "Who owns AKIAIOSFODNN7EXAMPLF?" },
+			"consult: question: refusing secret (AWS access key)", nil},
 	}
 	before := fbState(t, dir)
 	for _, tc := range tests {
@@ -425,6 +430,9 @@ func TestFileBackBadInput(t *testing.T) {
 			}
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("%v is not %v", err, tc.is)
+			}
+			if se := (*ingest.SecretError)(nil); errors.As(err, &se) && strings.Contains(err.Error(), "ingest") {
+				t.Errorf("%v: a consult's error speaks of ingest", err)
 			}
 			if after := fbState(t, dir); after != before {
 				t.Errorf("repository changed:\n%s\n---\n%s", before, after)

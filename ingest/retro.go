@@ -213,8 +213,8 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 		if err != nil {
 			return fmt.Errorf("retro %s: %w", page, err)
 		}
-		if err := CheckSecrets(page, data); err != nil {
-			return fmt.Errorf("retro: %w", err)
+		if err := checkSecretsAs("retro", page, data); err != nil {
+			return err
 		}
 		_, err = tx.PutFile(ctx, page, data, wiki.RoleRetro)
 		return err

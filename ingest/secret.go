@@ -24,31 +24,46 @@ type SecretFinding struct {
 type SecretError struct {
 	Path string
 	Kind string
-	Line int
-	// Op and Field name a caller's one-line value (CheckLine) instead of a
-	// page's line.
-	Op, Field string
+	Line int // 0 for a one-line value
+	// Op is the operation that refused the text ("ingest" when empty), so
+	// that a consult's or a retro's refusal does not read as an ingest's.
+	Op string
+	// Field names a caller's value (CheckLine's title, a consult's
+	// answer) instead of a page.
+	Field string
 }
 
-// Error names the operation, the page, the kind and the line (or the
-// value), in the project's error style; the secret itself is never part
-// of it.
+// Error names the operation, the page or the value, the kind and the line,
+// in the project's error style; the secret itself is never part of it.
 func (e *SecretError) Error() string {
-	if e.Field != "" {
-		return fmt.Sprintf("%s: %s: refusing secret (%s)", e.Op, e.Field, e.Kind)
+	op := e.Op
+	if op == "" {
+		op = "ingest"
 	}
-	return fmt.Sprintf("ingest %s: refusing secret (%s) at line %d", e.Path, e.Kind, e.Line)
+	var at string
+	if e.Line > 0 {
+		at = fmt.Sprintf(" at line %d", e.Line)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s: refusing secret (%s)%s", op, e.Field, e.Kind, at)
+	}
+	return fmt.Sprintf("%s %s: refusing secret (%s)%s", op, e.Path, e.Kind, at)
 }
 
 // CheckSecrets is the secret gate that every write path runs before anything
 // is written (DESIGN.md §5). It returns nil, or a *SecretError naming the
 // first finding of ScanSecrets.
 func CheckSecrets(path string, text []byte) error {
+	return checkSecretsAs("ingest", path, text)
+}
+
+// checkSecretsAs is CheckSecrets for the operation op ("consult", "retro").
+func checkSecretsAs(op, path string, text []byte) error {
 	f := ScanSecrets(text)
 	if len(f) == 0 {
 		return nil
 	}
-	return &SecretError{Path: path, Kind: f[0].Kind, Line: f[0].Line}
+	return &SecretError{Op: op, Path: path, Kind: f[0].Kind, Line: f[0].Line}
 }
 
 // secretRule finds one kind of secret in a line. A line is tried only when

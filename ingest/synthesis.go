@@ -106,8 +106,8 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 	}
 	// The page as written is checked too: titles of cited pages and the
 	// question reach it besides the answer.
-	if err := CheckSecrets(p, data); err != nil {
-		return "", nil, fmt.Errorf("consult: %w", err)
+	if err := checkSecretsAs("consult", p, data); err != nil {
+		return "", nil, err
 	}
 	if _, err := tx.PutFile(ctx, p, data, wiki.RoleSynthesis); err != nil {
 		return "", nil, err
