@@ -82,8 +82,8 @@ var ErrBadRetro = errors.New("bad retro")
 
 // Retro closes a cycle: it gathers the cycle's statistics (batches by kind,
 // pages added and changed, consults filed and skipped, lint findings opened
-// and resolved, the busiest topics) and files them as retros/<cycle>.md in
-// one retro batch. A retrospective cites nothing and is a record of the
+// and resolved, the busiest topics) and files them as retros/<slug>.md (or
+// <slug>-N.md when another cycle's name has the slug) in one retro batch. A retrospective cites nothing and is a record of the
 // past, so the citation and durability gates do not apply; the
 // classification floor and the dedup do. It is idempotent per cycle: once
 // a retrospective for the cycle exists, closing it again writes nothing and
@@ -102,9 +102,8 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	if len(cycle) > 200 {
 		return nil, fmt.Errorf("retro: %w: cycle name of %d bytes, limit 200", ErrBadRetro, len(cycle))
 	}
-	page, err := content.CleanPath(RetrosDir + content.Slug(cycle) + ".md")
-	if err != nil {
-		return nil, fmt.Errorf("retro: %w: %w", ErrBadRetro, err)
+	if !hasLetterOrDigit(cycle) {
+		return nil, fmt.Errorf("retro: %w: cycle name %q has no letter or digit to name its page by; name it like 2026-11 or \"sprint 42\"", ErrBadRetro, cycle)
 	}
 	now := r.Now
 	if now.IsZero() {
@@ -114,7 +113,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 		return nil, fmt.Errorf("retro: %w", err)
 	}
 	now = now.UTC().Truncate(time.Second)
-	out := &RetroResult{Cycle: cycle, Page: page}
+	out := &RetroResult{Cycle: cycle}
 	skip := func(gate, reason string) (*RetroResult, error) {
 		out.Verdict, out.Gate, out.Reason = VerdictSkipped, gate, reason
 		return out, nil
@@ -149,15 +148,14 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	}
 
 	// The dedup: a cycle is closed once. It is checked at HEAD, whatever
-	// range the cycle covers.
-	if prev, err := s.ReadPage(ctx, head, page); err == nil {
-		return skip(GateNearDuplicate, fmt.Sprintf("cycle %q is already closed: %s (batch %s)", cycle, page, prev.Page.Meta.Provenance.Batch))
-	} else if !errors.Is(err, wiki.ErrNotFound) {
-		var pe *content.ParseError
-		if !errors.As(err, &pe) {
-			return nil, fmt.Errorf("retro: %w", err)
-		}
-		return skip(GateNearDuplicate, fmt.Sprintf("cycle %q is already closed: %s exists", cycle, page))
+	// range the cycle covers, and again in the batch.
+	pl, err := placeRetro(ctx, s, head, cycle)
+	if err != nil {
+		return nil, err
+	}
+	out.Page = pl.page
+	if skipped, why := pl.closedReason(cycle); skipped {
+		return skip(GateNearDuplicate, why)
 	}
 
 	cfg := s.Config()
@@ -191,13 +189,19 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 		author = wiki.Author{Name: "pt", Kind: content.AuthorAgent}
 	}
 	b := wiki.Batch{Kind: wiki.KindRetro, Title: "retrospective for " + cycle, ApprovedBy: oneLine(r.ApprovedBy), Author: author, When: now}
+	page := pl.page
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
-		if tx.Exists(ctx, page) {
+		pl, err := placeRetro(ctx, s, tx.Head(), cycle)
+		if err != nil {
+			return err
+		}
+		if skipped, _ := pl.closedReason(cycle); skipped {
 			return nil // closed by a concurrent retro: write nothing
 		}
+		page = pl.page // another cycle of the same slug may have taken the name meanwhile
 		tb := tx.Batch()
 		pg := content.NewPage(content.Meta{
-			Title:          "Retrospective: " + cycle,
+			Title:          retroTitlePrefix + cycle,
 			Kind:           content.KindRetrospective,
 			Topics:         []string{retroTopic},
 			Summary:        retroLine(st),
@@ -222,6 +226,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	if err != nil {
 		return nil, err
 	}
+	out.Page = page
 	if res.Unchanged {
 		return skip(GateNearDuplicate, fmt.Sprintf("cycle %q was closed by another writer meanwhile: %s", cycle, page))
 	}

@@ -190,3 +190,47 @@ func TestRetroRefusals(t *testing.T) {
 		t.Errorf("classified space: %v %+v", err, r)
 	}
 }
+
+// TestRetroCycleNames: a cycle is closed by its name, not its slug. Names
+// that share a slug get numbered pages, a name with nothing to slug is
+// refused, and a reverted close frees only its own cycle.
+func TestRetroCycleNames(t *testing.T) {
+	ctx := context.Background()
+	s, dir := fbSpace(t, "")
+	at := func(h int) time.Time { return fbConsult.Add(time.Duration(h) * time.Hour) }
+	before := fbState(t, dir)
+	for _, name := range []string{"!!!", "???", " - "} {
+		if _, err := ingest.Retro(ctx, s, ingest.RetroRequest{Cycle: name, Now: at(0)}); !errors.Is(err, ingest.ErrBadRetro) || !strings.Contains(err.Error(), "no letter or digit") {
+			t.Errorf("cycle %q: %v, want a refusal", name, err)
+		}
+	}
+	if fbState(t, dir) != before {
+		t.Error("a refused cycle name changed the repository")
+	}
+	closeAs := func(name string, h int, verdict, page string) *ingest.RetroResult {
+		t.Helper()
+		r, err := ingest.Retro(ctx, s, ingest.RetroRequest{Cycle: name, Now: at(h), ApprovedBy: "dana"})
+		if err != nil {
+			t.Fatalf("cycle %q: %v", name, err)
+		}
+		if r.Verdict != verdict || r.Page != page {
+			t.Errorf("cycle %q: %s %s (%s), want %s %s", name, r.Verdict, r.Page, r.Reason, verdict, page)
+		}
+		return r
+	}
+	c := closeAs("C cycle", 1, ingest.VerdictFiled, "retros/c-cycle.md")
+	closeAs("C++ cycle", 2, ingest.VerdictFiled, "retros/c-cycle-2.md")
+	closeAs("C cycle 2", 3, ingest.VerdictFiled, "retros/c-cycle-2-2.md")
+	closeAs("C++ cycle", 4, ingest.VerdictSkipped, "retros/c-cycle-2.md")
+	closeAs("c  CYCLE", 4, ingest.VerdictSkipped, "retros/c-cycle.md")
+	if title := fbGit(t, dir, "show", "HEAD:retros/c-cycle-2.md"); !strings.Contains(title, "title: 'Retrospective: C++ cycle'") {
+		t.Errorf("retros/c-cycle-2.md:\n%s", title)
+	}
+	// Reverting "C cycle" reopens it, and only it.
+	if _, err := s.Revert(ctx, c.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: at(5)}); err != nil {
+		t.Fatal(err)
+	}
+	closeAs("C++ cycle", 6, ingest.VerdictSkipped, "retros/c-cycle-2.md")
+	closeAs("C cycle", 6, ingest.VerdictFiled, "retros/c-cycle.md")
+	fbGit(t, dir, "fsck", "--strict")
+}

@@ -23,8 +23,9 @@ func newRetroCmd(e *env) *cobra.Command {
 		Long: `retro counts what happened between --since (default: the previous
 retrospective not reverted, else the beginning) and --until (default: HEAD): batches by
 kind, pages added and changed, consults filed and skipped, lint findings
-opened and resolved, the busiest topics; and files them as retros/CYCLE.md in
-one commit. A cycle is closed once: closing it again writes nothing.
+opened and resolved, the busiest topics; and files them as retros/CYCLE.md
+(retros/CYCLE-2.md when another cycle's name has the same slug) in one
+commit. A cycle is closed once: closing it again writes nothing.
 Skipped consults are counted from this clone's local consult log.`,
 		Args: argsN(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
