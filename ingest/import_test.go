@@ -282,3 +282,32 @@ func TestImportFolderAroundTheSpace(t *testing.T) {
 		t.Error("second import of the same folder made a commit")
 	}
 }
+
+// Reverting an import of a folder inside the space undoes what pt wrote
+// (summaries, spokes) but leaves the person's own files where they are:
+// originals are never moved, changed or deleted.
+func TestRevertImportInPlaceKeepsOriginals(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t, "")
+	writeFile(t, filepath.Join(dir, "notes/deploy.md"), "# Deploy\n\nWe deploy on Tuesdays.\n")
+	res, err := ingest.Import(ctx, s, filepath.Join(dir, "notes"), ingest.ImportOptions{ApprovedBy: "dana", Author: dana, When: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv, err := s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: t0.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "notes/deploy.md")); err != nil || !strings.Contains(string(data), "Tuesdays") {
+		t.Fatalf("the revert removed the person's file: %v", err)
+	}
+	if len(rv.NotUpdated) != 1 || rv.NotUpdated[0].Path != "notes/deploy.md" {
+		t.Errorf("the revert does not say it left the original: %+v", rv.NotUpdated)
+	}
+	if out := git(t, dir, "ls-tree", "-r", "--name-only", "HEAD", "summaries/"); out != "" {
+		t.Errorf("summaries left after the revert: %s", out)
+	}
+	if st := git(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("work tree not in step:\n%s", st)
+	}
+}

@@ -13,8 +13,8 @@ import (
 
 // Layout of what ingest writes (DESIGN.md §2).
 const (
-	SourcesDir   = "sources/"
-	SummariesDir = "summaries/"
+	SourcesDir   = wiki.SourcesDir
+	SummariesDir = wiki.SummariesDir
 )
 
 // summarizer is the author of the summary pages pt derives: they are

@@ -65,6 +65,10 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 			if IsIndexPage(fc.Path) {
 				continue // follows the restored pages
 			}
+			if fc.From == "" && c.Batch.Kind == KindImport && isOriginal(fc.Path) {
+				tx.Skip(fc.Path, "an original the import committed where it was: left in the space")
+				continue
+			}
 			if fc.From == "" {
 				if err := tx.Delete(ctx, fc.Path, RoleRestored); err != nil {
 					return err
@@ -109,4 +113,20 @@ func IsConflict(err error) ([]string, bool) {
 		return ce.Paths, true
 	}
 	return nil, false
+}
+
+// Layout of what ingest writes (DESIGN.md §2): the copies of sources and
+// their summaries.
+const (
+	SourcesDir   = "sources/"
+	SummariesDir = "summaries/"
+)
+
+// isOriginal reports whether a path an import batch added is a person's
+// own file, committed where it was (an import of a folder inside the
+// space), rather than a copy pt made. Reverting the import must not delete
+// it from the person's work tree: originals are never moved, changed or
+// deleted.
+func isOriginal(p string) bool {
+	return !strings.HasPrefix(p, SourcesDir) && !strings.HasPrefix(p, SummariesDir)
 }
