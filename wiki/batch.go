@@ -239,6 +239,9 @@ type Tx struct {
 	// memberships records, for each page whose spoke entry may change, its
 	// state before the batch, so spokes are updated incrementally.
 	before map[string]*member
+	// anchorRev is the space's last batch before this one, when people
+	// committed since (see handChanges).
+	anchorRev Rev
 }
 
 func newTx(s *Space, head Rev, b Batch) *Tx {

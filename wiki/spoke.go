@@ -149,12 +149,33 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 	type change struct{ old, new *member }
 	byTopic := map[string][]change{}
 	names := map[string]string{}
+	hand, lost, err := tx.handChanges(ctx)
+	if err != nil {
+		return err
+	}
+	for _, slug := range lost {
+		byTopic[slug], names[slug] = nil, slug
+	}
+	var changes []change
 	afters := tx.afters()
 	for p, old := range tx.before {
-		nw := afters[p]
-		if _, staged := tx.staged[p]; !staged || sameEntry(old, nw) {
+		if _, staged := tx.staged[p]; !staged {
 			continue
 		}
+		if hc, ok := hand[p]; ok {
+			old = hc.old // the spokes list it as it was at the anchor
+		}
+		if nw := afters[p]; !sameEntry(old, nw) {
+			changes = append(changes, change{old, nw})
+		}
+	}
+	for p, hc := range hand {
+		if _, staged := tx.staged[p]; !staged && !sameEntry(hc.old, hc.new) {
+			changes = append(changes, change{hc.old, hc.new})
+		}
+	}
+	for _, c := range changes {
+		old, nw := c.old, c.new
 		for _, m := range []*member{old, nw} {
 			if m == nil || !m.Listed {
 				continue
@@ -236,11 +257,17 @@ func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) 
 	pa, err := tx.ReadPage(ctx, p)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return sp, nil
+		// A spoke a person deleted since the space's last batch starts
+		// from what it listed then: its members still have the topic.
+		if pa, err = tx.pageAtAnchor(ctx, p); pa == nil || err != nil {
+			return sp, err
+		}
 	case err != nil:
 		return nil, fmt.Errorf("spoke %s: %w", p, err)
+	default:
+		sp.exists = true
 	}
-	sp.page, sp.exists = pa.Page, true
+	sp.page = pa.Page
 	if pa.Page.Meta.Title != "" {
 		sp.name = pa.Page.Meta.Title
 	}

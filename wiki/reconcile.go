@@ -1,0 +1,140 @@
+package wiki
+
+import (
+	"context"
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki/internal/gitstore"
+)
+
+// People edit pages in their git host too: they change a page's topics or
+// title, rename it, delete it, add one by hand. Spokes and the hub follow
+// the pages a batch writes, so a batch also brings them up to date with
+// every page changed since the last batch of the space, the anchor: each
+// such page's entries are set to what it is at head. A page whose spoke
+// already lists it as it is changes nothing, so an anchor older than
+// needed costs reading, never correctness.
+
+// anchorWalk bounds how far back a batch looks for the space's last batch;
+// past it, the commit it reached serves as the anchor.
+const anchorWalk = 64
+
+// handChange is a page changed outside pt: its entry at the anchor, and at
+// head.
+type handChange struct{ old, new *member }
+
+// anchor returns the latest commit at or before head, along first parents,
+// that is a batch touching this space, or the commit anchorWalk steps back
+// when none is nearer ("" when there is no head, or only commits made
+// before the space had a batch).
+func (tx *Tx) anchor(ctx context.Context) (Rev, error) {
+	h, err := toHash(tx.head)
+	if err != nil || h.IsZero() {
+		return "", err
+	}
+	st := tx.space.store
+	for range anchorWalk {
+		c, err := st.CommitInfo(ctx, h)
+		if err != nil {
+			return "", err
+		}
+		if _, isBatch := ParseTrailers(c.Message); isBatch {
+			mine, err := tx.touches(ctx, c)
+			if err != nil || mine {
+				return Rev(c.Hash.String()), err
+			}
+		}
+		if len(c.Parents) == 0 {
+			return "", nil
+		}
+		h = c.Parents[0]
+	}
+	return Rev(h.String()), nil
+}
+
+// touches reports whether commit c changed this space's folder: in a
+// repository of several spaces, another space's batch is no anchor.
+func (tx *Tx) touches(ctx context.Context, c gitstore.Commit) (bool, error) {
+	if tx.space.prefix == "" || len(c.Parents) == 0 {
+		return true, nil
+	}
+	st := tx.space.store
+	mine, err := st.TreeAt(ctx, c.Hash, tx.space.prefix)
+	if err != nil {
+		return false, err
+	}
+	before, err := st.TreeAt(ctx, c.Parents[0], tx.space.prefix)
+	return mine != before, err
+}
+
+// handChanges returns the pages changed between the space's last batch and
+// head, with their entries then and now, and the topics whose spoke a
+// person deleted meanwhile. It also remembers the anchor, so that such a
+// spoke is rebuilt from what it listed there.
+func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string, error) {
+	a, err := tx.anchor(ctx)
+	if err != nil || a == "" || a == tx.head {
+		return nil, nil, err
+	}
+	tx.anchorRev = a
+	cs, err := tx.space.Diff(ctx, a, tx.head)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := map[string]handChange{}
+	var lost []string
+	for _, c := range cs {
+		if dir, file := path.Split(c.Path); dir == TopicsDir && c.To == "" && strings.HasSuffix(file, ".md") {
+			lost = append(lost, strings.TrimSuffix(file, ".md"))
+		}
+		if IsIndexPage(c.Path) || !strings.HasSuffix(c.Path, ".md") {
+			continue
+		}
+		var hc handChange
+		if c.From != "" {
+			if hc.old, err = tx.memberAt(ctx, a, c.Path); err != nil {
+				return nil, nil, err
+			}
+		}
+		if c.To != "" {
+			if hc.new, err = tx.memberAt(ctx, tx.head, c.Path); err != nil {
+				return nil, nil, err
+			}
+		}
+		out[c.Path] = hc
+	}
+	return out, lost, nil
+}
+
+// pageAtAnchor reads p as it was at the anchor; nil when there is none or
+// p was not there.
+func (tx *Tx) pageAtAnchor(ctx context.Context, p string) (*PageAt, error) {
+	if tx.anchorRev == "" {
+		return nil, nil
+	}
+	pa, err := tx.space.ReadPage(ctx, tx.anchorRev, p)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	return pa, err
+}
+
+// memberAt is p's spoke entry at rev; nil when it is not there or not a
+// page pt can read.
+func (tx *Tx) memberAt(ctx context.Context, rev Rev, p string) (*member, error) {
+	data, _, err := tx.space.ReadFile(ctx, rev, p)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	pg, err := content.Parse(p, data)
+	if err != nil {
+		return nil, nil
+	}
+	return memberOf(p, pg), nil
+}

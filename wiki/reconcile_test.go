@@ -1,0 +1,85 @@
+package wiki_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+// Pages people change in git between batches (deleted, given another
+// topic, added by hand, a spoke deleted) are reflected in the spokes and
+// the hub by the next batch, whatever that batch writes.
+func TestSpokesFollowPagesEditedInGit(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	n := 0
+	put := func(p string, topics ...string) {
+		t.Helper()
+		n++
+		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, p, page(strings.TrimSuffix(filepath.Base(p), ".md"), topics...), wiki.RolePage)
+				return err
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("pages/pack.md", "storage")
+	put("pages/rank.md", "storage")
+	put("pages/keep.md", "storage")
+	git(t, dir, "rm", "-q", "pages/pack.md")
+	data, err := os.ReadFile(filepath.Join(dir, "pages/rank.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("pages/rank.md", strings.Replace(string(data), "- storage", "- ranking", 1))
+	write("pages/cache.md", "---\ntitle: cache\ntopics: [storage]\n---\nBody.\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "hand edits")
+	put("pages/zstd.md", "storage")
+
+	storage := git(t, dir, "show", "HEAD:topics/storage.md")
+	for _, want := range []string{"pages/keep.md", "pages/zstd.md", "pages/cache.md"} {
+		if !strings.Contains(storage, want) {
+			t.Errorf("storage spoke lacks %s:\n%s", want, storage)
+		}
+	}
+	for _, gone := range []string{"pages/pack.md", "pages/rank.md"} {
+		if strings.Contains(storage, gone) {
+			t.Errorf("storage spoke still lists %s:\n%s", gone, storage)
+		}
+	}
+	if ranking := git(t, dir, "show", "HEAD:topics/ranking.md"); !strings.Contains(ranking, "pages/rank.md") {
+		t.Errorf("ranking spoke lacks pages/rank.md:\n%s", ranking)
+	}
+	if hub := git(t, dir, "show", "HEAD:index.md"); !strings.Contains(hub, "topics/ranking.md") {
+		t.Errorf("hub lacks the ranking topic:\n%s", hub)
+	}
+
+	// A spoke deleted by hand is rebuilt with every member, not only the
+	// page the next batch writes.
+	git(t, dir, "rm", "-q", "topics/storage.md")
+	git(t, dir, "commit", "-qm", "drop the spoke")
+	put("pages/lz4.md", "storage")
+	storage = git(t, dir, "show", "HEAD:topics/storage.md")
+	for _, want := range []string{"pages/keep.md", "pages/zstd.md", "pages/cache.md", "pages/lz4.md"} {
+		if !strings.Contains(storage, want) {
+			t.Errorf("rebuilt storage spoke lacks %s:\n%s", want, storage)
+		}
+	}
+	git(t, dir, "fsck", "--strict")
+}
