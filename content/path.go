@@ -101,6 +101,26 @@ func Slug(title string) string {
 	return b.String()
 }
 
+// topicSymbols spells the symbols that tell programming languages and
+// similar names apart ("C", "C++", "C#", "F#"), which Slug would drop.
+var topicSymbols = strings.NewReplacer("+", " plus ", "#", " sharp ")
+
+// TopicSlug names a topic's spoke: Slug of the topic, with "+" and "#"
+// spelled out, so that "C++", "C#" and "C" are three topics, not one.
+func TopicSlug(topic string) string { return Slug(topicSymbols.Replace(topic)) }
+
+// IsTopic reports whether a topic has a name a spoke can carry: some
+// letter or digit once symbols are spelled out ("page" is a topic; "!!!"
+// is not).
+func IsTopic(topic string) bool {
+	for _, r := range strings.ToLower(topicSymbols.Replace(topic)) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || (r > 127 && isLetterOrDigit(r)) {
+			return true
+		}
+	}
+	return false
+}
+
 // TitleFromPath makes a readable title for a page that has none, from its
 // file name: "docs/release-notes.md" becomes "Release notes", and
 // "GoForCPPProgrammers.md" becomes "Go For CPP Programmers".

@@ -68,3 +68,16 @@ func FuzzCleanPath(f *testing.F) {
 		}
 	})
 }
+
+func TestTopicSlug(t *testing.T) {
+	for topic, want := range map[string]string{"C++": "c-plus-plus", "C#": "c-sharp", "C": "c", "page": "page", "Release notes": "release-notes"} {
+		if got := TopicSlug(topic); got != want {
+			t.Errorf("TopicSlug(%q) = %q, want %q", topic, got, want)
+		}
+	}
+	for topic, want := range map[string]bool{"page": true, "C#": true, "+": true, "!!!": false, " ": false, "": false} {
+		if got := IsTopic(topic); got != want {
+			t.Errorf("IsTopic(%q) = %v, want %v", topic, got, want)
+		}
+	}
+}

@@ -158,7 +158,7 @@ func byLinkGraph(all, docs []*corpusDoc) []*corpusDoc {
 	}
 	size := map[string]int{}
 	for _, t := range pick {
-		size[content.Slug(t)]++
+		size[content.TopicSlug(t)]++
 	}
 	var rest []*corpusDoc
 	for _, d := range docs {
@@ -167,7 +167,7 @@ func byLinkGraph(all, docs []*corpusDoc) []*corpusDoc {
 			rest = append(rest, d)
 			continue
 		}
-		if size[content.Slug(t)] < minFolderPages {
+		if size[content.TopicSlug(t)] < minFolderPages {
 			t = hubOf[d].title
 		}
 		d.topics = []string{t}

@@ -328,8 +328,8 @@ func topicsOf(refs []citedPage, max int) []string {
 	for _, r := range refs {
 		for _, t := range r.page.Page.Meta.Topics {
 			t = oneLine(t)
-			k := content.Slug(t)
-			if t == "" || k == "page" {
+			k := content.TopicSlug(t)
+			if !content.IsTopic(t) {
 				continue
 			}
 			if _, ok := count[k]; !ok {

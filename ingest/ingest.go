@@ -216,8 +216,8 @@ func cleanTopics(ts []string) []string {
 	seen := map[string]bool{}
 	for _, t := range ts {
 		t = strings.Join(strings.Fields(t), " ")
-		slug := content.Slug(t)
-		if t == "" || slug == "page" || seen[slug] {
+		slug := content.TopicSlug(t)
+		if !content.IsTopic(t) || seen[slug] {
 			continue
 		}
 		seen[slug] = true

@@ -255,3 +255,40 @@ func TestIngestKeepsOwnFrontmatter(t *testing.T) {
 		t.Errorf("commit message:\n%s", msg)
 	}
 }
+
+// Topics that differ only in symbols are different topics ("C++", "C#",
+// "C"), and "page" is a topic like any other; one ingest keeps both of two
+// such topics.
+func TestTopicsThatDifferBySymbols(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t, "")
+	for i, src := range []struct{ title, body string }{
+		{"Templates", "Templates in C++."}, {"Linq", "LINQ in C#."}, {"Pointers", "Pointers in C."}, {"Render", "Rendering a page."},
+	} {
+		topic := []string{"C++", "C#", "C", "page"}[i]
+		if _, err := ingest.Ingest(ctx, s, ingest.Source{Title: src.title, Body: []byte(src.body + "\n"), Topics: []string{topic},
+			ApprovedBy: "dana", Author: dana, When: t0.Add(time.Duration(i) * time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ingest.Ingest(ctx, s, ingest.Source{Title: "Interop", Body: []byte("Calling C++ from C#.\n"), Topics: []string{"C++", "C#"},
+		ApprovedBy: "dana", Author: dana, When: t0.Add(5 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	for spoke, want := range map[string][]string{
+		"topics/c-plus-plus.md": {"templates.md", "interop.md"},
+		"topics/c-sharp.md":     {"linq.md", "interop.md"},
+		"topics/c.md":           {"pointers.md"},
+		"topics/page.md":        {"render.md"},
+	} {
+		text := git(t, dir, "show", "HEAD:"+spoke)
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s lacks %s:\n%s", spoke, w, text)
+			}
+		}
+		if n := strings.Count(text, "\n- ["); n != len(want) {
+			t.Errorf("%s lists %d pages, want %d:\n%s", spoke, n, len(want), text)
+		}
+	}
+}

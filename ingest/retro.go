@@ -346,8 +346,8 @@ func cycleStats(ctx context.Context, s *wiki.Space, since, until wiki.Rev, commi
 		}
 		for _, t := range pa.Page.Meta.Topics {
 			t = oneLine(t)
-			k := content.Slug(t)
-			if t == "" || k == "page" {
+			k := content.TopicSlug(t)
+			if !content.IsTopic(t) {
 				continue
 			}
 			if topics[k] == nil {

@@ -55,7 +55,7 @@ var nameSeparators = strings.NewReplacer("-", " ", "_", " ", "/", " ")
 
 // topic returns the entry for name, adding it when new.
 func (tx *taxonomy) topic(name string) *topicTerms {
-	slug := content.Slug(name)
+	slug := content.TopicSlug(name)
 	if t, ok := tx.bySlug[slug]; ok {
 		return t
 	}

@@ -143,7 +143,7 @@ func readPage(ctx context.Context, s *wiki.Space, p, rev string) (*Page, error) 
 func (t *tools) browse(ctx context.Context, _ *sdk.CallToolRequest, in BrowseInput) (*sdk.CallToolResult, *Page, error) {
 	p := wiki.HubPath
 	if topic := strings.TrimSpace(in.Topic); topic != "" {
-		if content.Slug(topic) == "" {
+		if !content.IsTopic(topic) {
 			return nil, nil, fmt.Errorf("browse_index: topic %q has no letters or digits", topic)
 		}
 		p = wiki.SpokePath(topic)

@@ -43,7 +43,7 @@ type member struct {
 }
 
 // SpokePath is the path of a topic's spoke.
-func SpokePath(topic string) string { return TopicsDir + content.Slug(topic) + ".md" }
+func SpokePath(topic string) string { return TopicsDir + content.TopicSlug(topic) + ".md" }
 
 // IsIndexPage reports whether p is one of the pages pt generates to navigate
 // the space (hub, spokes, log), which are never spoke members themselves.
@@ -57,7 +57,7 @@ func memberOf(p string, pg *content.Page) *member {
 		m.Title = content.TitleFromPath(p)
 	}
 	for _, t := range pg.Meta.Topics {
-		if t = strings.TrimSpace(t); t != "" && content.Slug(t) != "page" {
+		if t = strings.TrimSpace(t); content.IsTopic(t) {
 			m.Topics = append(m.Topics, t)
 		}
 	}
@@ -181,7 +181,7 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 				continue
 			}
 			for _, t := range m.Topics {
-				slug := content.Slug(t)
+				slug := content.TopicSlug(t)
 				if _, ok := names[slug]; !ok {
 					names[slug] = t
 				}
@@ -231,7 +231,7 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 
 func hasTopic(ts []string, slug string) bool {
 	for _, t := range ts {
-		if content.Slug(t) == slug {
+		if content.TopicSlug(t) == slug {
 			return true
 		}
 	}
@@ -501,9 +501,9 @@ func contains(ss []string, s string) bool {
 }
 
 func (s *Space) topicDescription(name string) string {
-	slug := content.Slug(name)
+	slug := content.TopicSlug(name)
 	for _, h := range s.cfg.Topics {
-		if content.Slug(h.Name) == slug {
+		if content.TopicSlug(h.Name) == slug {
 			return h.Description
 		}
 	}
