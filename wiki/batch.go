@@ -242,11 +242,13 @@ type Tx struct {
 	// anchorRev is the space's last batch before this one, when people
 	// committed since (see handChanges).
 	anchorRev Rev
+	// seeds are spokes to start from when absent at head (see Revert).
+	seeds map[string]*PageAt
 }
 
 func newTx(s *Space, head Rev, b Batch) *Tx {
 	id, _ := toHash(head) // head comes from Space.Head: always a full hash or ""
-	return &Tx{space: s, head: head, headID: id, batch: b, staged: map[string]*staged{}, before: map[string]*member{}}
+	return &Tx{space: s, head: head, headID: id, batch: b, staged: map[string]*staged{}, before: map[string]*member{}, seeds: map[string]*PageAt{}}
 }
 
 // headBlob returns the blob id of p at the batch's head, "" when p is not

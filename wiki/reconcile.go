@@ -109,9 +109,12 @@ func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string,
 	return out, lost, nil
 }
 
-// pageAtAnchor reads p as it was at the anchor; nil when there is none or
-// p was not there.
+// pageAtAnchor reads p as it was at the anchor (or as a revert seeded it);
+// nil when there is none or p was not there.
 func (tx *Tx) pageAtAnchor(ctx context.Context, p string) (*PageAt, error) {
+	if pa := tx.seeds[p]; pa != nil {
+		return pa, nil
+	}
 	if tx.anchorRev == "" {
 		return nil, nil
 	}

@@ -83,3 +83,40 @@ func TestSpokesFollowPagesEditedInGit(t *testing.T) {
 	}
 	git(t, dir, "fsck", "--strict")
 }
+
+// Reverting the revert of a batch that emptied a topic brings its spoke
+// back with the text a person wrote in it.
+func TestRevertOfRevertKeepsSpokeText(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	res, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "pack", ApprovedBy: "dana", When: t0.Add(time.Hour)},
+		func(ctx context.Context, tx *wiki.Tx) error {
+			_, err := tx.Put(ctx, "pages/pack.md", page("Pack", "storage"), wiki.RolePage)
+			return err
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spoke := filepath.Join(dir, "topics", "storage.md")
+	data, err := os.ReadFile(spoke)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spoke, []byte(strings.Replace(string(data), "# storage\n", "# storage\n\nOwned by ann; see the runbook.\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "commit", "-qam", "describe the topic")
+	// The spoke changed after the batch, but it is not one of the batch's
+	// own pages, so the revert goes ahead.
+	rv, err := s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: t0.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Revert(ctx, rv.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: t0.Add(3 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	got := git(t, dir, "show", "HEAD:topics/storage.md")
+	if !strings.Contains(got, "Owned by ann; see the runbook.") || !strings.Contains(got, "pages/pack.md") {
+		t.Errorf("spoke after the revert of the revert:\n%s", got)
+	}
+}

@@ -63,7 +63,15 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 		}
 		for _, fc := range changed {
 			if IsIndexPage(fc.Path) {
-				continue // follows the restored pages
+				// Follows the restored pages; a spoke the batch deleted
+				// (its topic emptied) comes back from its own text, with
+				// whatever a person wrote in it, if its topic fills again.
+				if fc.To == "" && strings.HasPrefix(fc.Path, TopicsDir) {
+					if pa, err := s.ReadPage(ctx, Rev(c.Parent), fc.Path); err == nil {
+						tx.seeds[fc.Path] = pa
+					}
+				}
+				continue
 			}
 			if fc.From == "" && c.Batch.Kind == KindImport && isOriginal(fc.Path) {
 				tx.Skip(fc.Path, "an original the import committed where it was: left in the space")
