@@ -311,3 +311,37 @@ func TestRevertImportInPlaceKeepsOriginals(t *testing.T) {
 		t.Errorf("work tree not in step:\n%s", st)
 	}
 }
+
+// The same for a folder inside sources/, where originals and pt's copies
+// share a prefix: what tells them apart is the origin copies record.
+func TestRevertImportInSourcesKeepsOriginals(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t, "")
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "copied.md"), "# Copied\n\nA file from outside the space.\n")
+	copied, err := ingest.Import(ctx, s, outside, ingest.ImportOptions{ApprovedBy: "dana", Author: dana, When: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "sources/meetings/standup.md"), "# Standup\n\nWe ship on Fridays.\n")
+	res, err := ingest.Import(ctx, s, filepath.Join(dir, "sources/meetings"), ingest.ImportOptions{ApprovedBy: "dana", Author: dana, When: t0.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err = s.Revert(ctx, res.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: t0.Add(2 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sources/meetings/standup.md")); err != nil {
+		t.Fatalf("the revert removed the person's file: %v", err)
+	}
+	// A copy pt made is still removed by reverting its own import.
+	if _, err := s.Revert(ctx, copied.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: t0.Add(3 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sources/copied.md")); err == nil {
+		t.Error("reverting the import of an outside folder left its copy")
+	}
+	if st := git(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("work tree not in step:\n%s", st)
+	}
+}

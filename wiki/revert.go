@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ptwiki/pt/content"
 )
 
 // RevertOptions says who reverts and when.
@@ -73,7 +75,7 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 				}
 				continue
 			}
-			if fc.From == "" && c.Batch.Kind == KindImport && isOriginal(fc.Path) {
+			if fc.From == "" && c.Batch.Kind == KindImport && s.isOriginal(ctx, fc) {
 				tx.Skip(fc.Path, "an original the import committed where it was: left in the space")
 				continue
 			}
@@ -130,11 +132,20 @@ const (
 	SummariesDir = "summaries/"
 )
 
-// isOriginal reports whether a path an import batch added is a person's
-// own file, committed where it was (an import of a folder inside the
-// space), rather than a copy pt made. Reverting the import must not delete
-// it from the person's work tree: originals are never moved, changed or
-// deleted.
-func isOriginal(p string) bool {
-	return !strings.HasPrefix(p, SourcesDir) && !strings.HasPrefix(p, SummariesDir)
+// isOriginal reports whether a file an import batch added is a person's
+// own, committed where it was (an import of a folder inside the space),
+// rather than a page pt wrote: pt's copies record where they came from
+// (provenance.origin) and its summaries live under summaries/. Reverting
+// the import must not delete an original from the person's work tree:
+// originals are never moved, changed or deleted.
+func (s *Space) isOriginal(ctx context.Context, fc FileChange) bool {
+	if strings.HasPrefix(fc.Path, SummariesDir) {
+		return false
+	}
+	data, err := s.ReadBlob(ctx, fc.To)
+	if err != nil {
+		return false
+	}
+	pg, err := content.Parse(fc.Path, data)
+	return err != nil || pg.Meta.Provenance.Origin == ""
 }
