@@ -386,20 +386,26 @@ func entryLine(from string, m *member) string {
 	return l
 }
 
-// linkTarget escapes what would end a Markdown link destination early.
+// linkTarget escapes what would end a Markdown link destination early or
+// make it a URL's query or fragment ("pages/c#.md").
 func linkTarget(p string) string {
-	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(p)
+	return strings.NewReplacer("%", "%25", " ", "%20", "(", "%28", ")", "%29", "#", "%23", "?", "%3F").Replace(p)
 }
+
+var (
+	unescapeTarget = strings.NewReplacer("%25", "%", "%20", " ", "%28", "(", "%29", ")", "%23", "#", "%3F", "?", "%3f", "?")
+	schemeRe       = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+)
 
 // memberPath reads back an entry's link as linkTarget wrote it: the space
 // path of the member page. A link pt would not have written (a URL, an
 // absolute path, one leaving the space) is no member: a person's line
 // inside the block, which the next rewrite replaces.
 func memberPath(from, target string) (string, bool) {
-	t := strings.NewReplacer("%20", " ", "%28", "(", "%29", ")").Replace(target)
-	if strings.Contains(t, ":") || strings.HasPrefix(t, "/") || strings.ContainsAny(t, "?#") {
+	if schemeRe.MatchString(target) || strings.HasPrefix(target, "/") || strings.ContainsAny(target, "?#") {
 		return "", false
 	}
+	t := unescapeTarget.Replace(target)
 	p := path.Join(path.Dir(from), t)
 	if p == ".." || strings.HasPrefix(p, "../") {
 		return "", false

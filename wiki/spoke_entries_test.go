@@ -56,3 +56,24 @@ func TestSpokeEntriesReadBackAsWritten(t *testing.T) {
 	}
 	git(t, dir, "fsck", "--strict")
 }
+
+// Members named with "#", "?", ":" or "%" stay listed through later
+// rewrites of their spoke.
+func TestSpokeKeepsMembersWithURLCharacters(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	paths := []string{"pages/c#.md", "pages/16:9.md", "pages/why?.md", "pages/100%.md", "pages/a.md", "pages/b.md"}
+	for i, p := range paths {
+		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(i+1) * time.Hour)},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, p, content.NewPage(content.Meta{Title: p, Topics: []string{"storage"}}, []byte("x\n")), wiki.RolePage)
+				return err
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := git(t, dir, "show", "HEAD:topics/storage.md")
+	if n := strings.Count(got, "\n- ["); n != len(paths) {
+		t.Errorf("spoke lists %d members, want %d:\n%s", n, len(paths), got)
+	}
+}
