@@ -18,26 +18,27 @@ import (
 // already lists it as it is changes nothing, so an anchor older than
 // needed costs reading, never correctness.
 
-// anchorWalk bounds how far back a batch looks for the space's last batch;
-// past it, the commit it reached serves as the anchor.
-const anchorWalk = 64
+// anchorWalk bounds how many commits a batch reads looking for the
+// space's last batch (commits of code beside a space, or of other spaces,
+// are read and passed over); past it, the commit it reached serves as the
+// anchor.
+const anchorWalk = 1000
 
 // handChange is a page changed outside pt: its entry at the anchor, and at
 // head.
 type handChange struct{ old, new *member }
 
 // anchor returns the latest commit at or before head, along first parents,
-// that is a batch touching this space, or the commit anchorWalk steps back
-// when none is nearer ("" when there is no head, or only commits made
-// before the space had a batch).
+// that is a batch changing this space's own files, or the commit
+// anchorWalk steps back when none is nearer ("" when there is no head, or
+// only commits made before the space had a batch).
 func (tx *Tx) anchor(ctx context.Context) (Rev, error) {
 	h, err := toHash(tx.head)
 	if err != nil || h.IsZero() {
 		return "", err
 	}
-	st := tx.space.store
 	for range anchorWalk {
-		c, err := st.CommitInfo(ctx, h)
+		c, err := tx.space.store.CommitInfo(ctx, h)
 		if err != nil {
 			return "", err
 		}
@@ -55,19 +56,15 @@ func (tx *Tx) anchor(ctx context.Context) (Rev, error) {
 	return Rev(h.String()), nil
 }
 
-// touches reports whether commit c changed this space's folder: in a
-// repository of several spaces, another space's batch is no anchor.
+// touches reports whether commit c changed this space's own files: in a
+// repository of several spaces, nested or side by side, another space's
+// batch is no anchor.
 func (tx *Tx) touches(ctx context.Context, c gitstore.Commit) (bool, error) {
-	if tx.space.prefix == "" || len(c.Parents) == 0 {
+	if len(c.Parents) == 0 {
 		return true, nil
 	}
-	st := tx.space.store
-	mine, err := st.TreeAt(ctx, c.Hash, tx.space.prefix)
-	if err != nil {
-		return false, err
-	}
-	before, err := st.TreeAt(ctx, c.Parents[0], tx.space.prefix)
-	return mine != before, err
+	cs, err := tx.space.Diff(ctx, Rev(c.Parents[0].String()), Rev(c.Hash.String()))
+	return len(cs) > 0, err
 }
 
 // handChanges returns the pages changed between the space's last batch and

@@ -2,6 +2,7 @@ package wiki_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +119,45 @@ func TestRevertOfRevertKeepsSpokeText(t *testing.T) {
 	got := git(t, dir, "show", "HEAD:topics/storage.md")
 	if !strings.Contains(got, "Owned by ann; see the runbook.") || !strings.Contains(got, "pages/pack.md") {
 		t.Errorf("spoke after the revert of the revert:\n%s", got)
+	}
+}
+
+// The space's last batch is found past another space's batches (a space
+// nested in this one) and past many commits of other files.
+func TestSpokesFollowGitEditsPastOtherCommits(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	inner, _, err := wiki.Init(ctx, filepath.Join(dir, "inner"), wiki.InitOptions{Name: "inner", When: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inner.Close()
+	n := 0
+	put := func(sp *wiki.Space, p string) {
+		t.Helper()
+		n++
+		if _, err := sp.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, p, page(strings.TrimSuffix(filepath.Base(p), ".md"), "storage"), wiki.RolePage)
+				return err
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(s, "pages/pack.md")
+	put(s, "pages/keep.md")
+	git(t, dir, "rm", "-q", "pages/pack.md")
+	git(t, dir, "commit", "-qm", "drop pack")
+	put(inner, "pages/other.md") // the inner space's batch is no anchor for the outer one
+	for i := range 70 {
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(fmt.Sprintf("package main // %d\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(t, dir, "add", "main.go")
+		git(t, dir, "commit", "-qm", "code")
+	}
+	put(s, "pages/zstd.md")
+	if got := git(t, dir, "show", "HEAD:topics/storage.md"); strings.Contains(got, "pages/pack.md") || !strings.Contains(got, "pages/keep.md") {
+		t.Errorf("storage spoke after the hand deletion:\n%s", got)
 	}
 }
