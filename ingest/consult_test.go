@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -527,4 +528,28 @@ func readFile(t testing.TB, p string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// A cited page that exists but does not parse has an unknown
+// classification: the floor stops there rather than let its text through.
+func TestFileBackUnreadableCitedPage(t *testing.T) {
+	ctx := context.Background()
+	s, dir := fbSpace(t, "")
+	broken := "---\ntitle: Card vault keys\nclassification: CONFIDENTIAL\ntopics: [payments\n---\nThe card vault rotates its wrapping keys every ninety days.\n"
+	if err := os.MkdirAll(filepath.Join(dir, "pages"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pages", "vault.md"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "pages/vault.md")
+	git(t, dir, "commit", "-qm", "a page by hand")
+	v, err := ingest.FileBack(ctx, s, ingest.Consult{Question: "Is it safe to replay the ledger write queue?",
+		Answer: idemAnswer, Citations: []string{idemPage, "pages/vault.md"}, When: fbConsult})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != ingest.VerdictSkipped || v.Gate != ingest.GateClassification || !strings.Contains(v.Reason, "pages/vault.md does not parse") {
+		t.Errorf("got %s gate %q reason %q; want skipped at the classification floor", v.Verdict, v.Gate, v.Reason)
+	}
 }

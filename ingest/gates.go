@@ -33,6 +33,9 @@ type gates struct {
 	// classification floor reads them all, since a stale or retracted
 	// page's text is as classified as it was when it was active.
 	read []citedPage
+	// unreadable are cited pages that exist but do not parse: their
+	// classification is unknown, so the floor stops at them.
+	unreadable []string
 }
 
 // citedPage is a citation that resolves to a page at head.
@@ -81,6 +84,9 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 		if c := r.page.Page.Meta.Classification; !unclassified(c) {
 			return stop(GateClassification, fmt.Sprintf("cited page %s is classified %s; only UNCLASSIFIED knowledge is filed back", r.path, c))
 		}
+	}
+	if len(g.unreadable) > 0 {
+		return stop(GateClassification, fmt.Sprintf("cited page %s does not parse, so its classification is unknown; only UNCLASSIFIED knowledge is filed back", g.unreadable[0]))
 	}
 
 	// (b) durability: the shortest-lived of the caller's, a model's and the
@@ -167,6 +173,7 @@ func (g *gates) resolve(ctx context.Context) error {
 			var pe *content.ParseError
 			if errors.As(err, &pe) {
 				g.bad = append(g.bad, clean+" does not parse")
+				g.unreadable = append(g.unreadable, clean)
 				continue
 			}
 			return fmt.Errorf("consult: %w", err)
