@@ -15,9 +15,11 @@ import (
 // queries wrongly instead of being rebuilt.
 const (
 	markerName = "pt-index"
-	// formatVersion changes whenever fields or analysis change; an index of
-	// another version is reported as ErrCorrupt so that callers rebuild it.
-	formatVersion = 3
+	// formatVersion changes whenever fields, analysis or the set of pages
+	// indexed change (4: a nested space's pages are no longer the outer
+	// space's); an index of another version is reported as ErrCorrupt so
+	// that callers rebuild it.
+	formatVersion = 4
 	pidName       = "bluge.pid" // bluge's lock file, present even in a fresh dir
 )
 
