@@ -244,11 +244,13 @@ type Tx struct {
 	anchorRev Rev
 	// seeds are spokes to start from when absent at head (see Revert).
 	seeds map[string]*PageAt
+	// handEdited are spokes and the hub a person edited since the anchor.
+	handEdited map[string]bool
 }
 
 func newTx(s *Space, head Rev, b Batch) *Tx {
 	id, _ := toHash(head) // head comes from Space.Head: always a full hash or ""
-	return &Tx{space: s, head: head, headID: id, batch: b, staged: map[string]*staged{}, before: map[string]*member{}, seeds: map[string]*PageAt{}}
+	return &Tx{space: s, head: head, headID: id, batch: b, staged: map[string]*staged{}, before: map[string]*member{}, seeds: map[string]*PageAt{}, handEdited: map[string]bool{}}
 }
 
 // headBlob returns the blob id of p at the batch's head, "" when p is not

@@ -69,8 +69,8 @@ func (tx *Tx) touches(ctx context.Context, c gitstore.Commit) (bool, error) {
 
 // handChanges returns the pages changed between the space's last batch and
 // head, with their entries then and now, and the topics whose spoke a
-// person deleted meanwhile. It also remembers the anchor, so that such a
-// spoke is rebuilt from what it listed there.
+// person deleted or edited meanwhile, to be rewritten. It also remembers
+// the anchor, so that such a spoke is rebuilt from what it listed there.
 func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string, error) {
 	a, err := tx.anchor(ctx)
 	if err != nil || a == "" || a == tx.head {
@@ -82,10 +82,19 @@ func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string,
 		return nil, nil, err
 	}
 	out := map[string]handChange{}
-	var lost []string
+	var rewrite []string
 	for _, c := range cs {
-		if dir, file := path.Split(c.Path); dir == TopicsDir && c.To == "" && strings.HasSuffix(file, ".md") {
-			lost = append(lost, strings.TrimSuffix(file, ".md"))
+		if slug, ok := spokeSlug(c.Path); ok {
+			switch {
+			case c.To == "" && path.Dir(c.Path)+"/" == TopicsDir:
+				rewrite = append(rewrite, slug)
+			case c.From != "" && c.To != "":
+				tx.handEdited[c.Path] = true
+				rewrite = append(rewrite, slug)
+			}
+		}
+		if c.Path == HubPath && c.From != "" && c.To != "" {
+			tx.handEdited[c.Path] = true
 		}
 		if IsIndexPage(c.Path) || !strings.HasSuffix(c.Path, ".md") {
 			continue
@@ -103,7 +112,7 @@ func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string,
 		}
 		out[c.Path] = hc
 	}
-	return out, lost, nil
+	return out, rewrite, nil
 }
 
 // pageAtAnchor reads p as it was at the anchor (or as a revert seeded it);
@@ -137,4 +146,30 @@ func (tx *Tx) memberAt(ctx context.Context, rev Rev, p string) (*member, error) 
 		return nil, nil
 	}
 	return memberOf(p, pg), nil
+}
+
+// spokeSlug returns the topic of a spoke file: topics/<slug>.md or one of
+// its parts, topics/<slug>/part-N.md.
+func spokeSlug(p string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, TopicsDir)
+	if !ok || !strings.HasSuffix(rest, ".md") {
+		return "", false
+	}
+	if dir, _, nested := strings.Cut(rest, "/"); nested {
+		return dir, !strings.Contains(rest[len(dir)+1:], "/")
+	}
+	return strings.TrimSuffix(rest, ".md"), true
+}
+
+// generatedBody is the body whose generated blocks describe p: its body at
+// head, or, when a person edited p since the anchor, its body there.
+func (tx *Tx) generatedBody(ctx context.Context, p string, body []byte) []byte {
+	if !tx.handEdited[p] {
+		return body
+	}
+	pa, err := tx.space.ReadPage(ctx, tx.anchorRev, p)
+	if err != nil {
+		return body
+	}
+	return pa.Page.Body
 }

@@ -161,3 +161,69 @@ func TestSpokesFollowGitEditsPastOtherCommits(t *testing.T) {
 		t.Errorf("storage spoke after the hand deletion:\n%s", got)
 	}
 }
+
+// Lines a person changes inside a spoke's or the hub's generated block are
+// replaced by the next batch, as the markers say; their text outside the
+// blocks stays.
+func TestHandEditsInsideBlocksAreReplaced(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	n := 0
+	put := func(p string, topics ...string) {
+		t.Helper()
+		n++
+		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, p, page(strings.TrimSuffix(filepath.Base(p), ".md"), topics...), wiki.RolePage)
+				return err
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(p string, f func(string) string) {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(f(string(data))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("pages/a1.md", "storage")
+	put("pages/a2.md", "storage")
+	put("pages/r1.md", "ranking")
+	edit("topics/storage.md", func(s string) string {
+		s = strings.Replace(s, "# storage\n", "# storage\n\nOwned by ann.\n", 1)
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, "pages/a2.md") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Replace(strings.Join(keep, "\n"), "<!-- /pt:members -->", "- [Ghost](../pages/ghost.md)\n<!-- /pt:members -->", 1)
+	})
+	edit("index.md", func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, "topics/ranking.md") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	})
+	git(t, dir, "commit", "-qam", "edit generated lists by hand")
+	put("pages/a3.md", "storage")
+	got := git(t, dir, "show", "HEAD:topics/storage.md")
+	for _, want := range []string{"Owned by ann.", "pages/a1.md", "pages/a2.md", "pages/a3.md"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("storage spoke lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "ghost") {
+		t.Errorf("storage spoke keeps a line a person added inside its block:\n%s", got)
+	}
+	if hub := git(t, dir, "show", "HEAD:index.md"); !strings.Contains(hub, "topics/ranking.md") {
+		t.Errorf("hub lacks the ranking topic a person removed from its block:\n%s", hub)
+	}
+}

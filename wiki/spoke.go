@@ -149,11 +149,11 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 	type change struct{ old, new *member }
 	byTopic := map[string][]change{}
 	names := map[string]string{}
-	hand, lost, err := tx.handChanges(ctx)
+	hand, rewrite, err := tx.handChanges(ctx)
 	if err != nil {
 		return err
 	}
-	for _, slug := range lost {
+	for _, slug := range rewrite {
 		byTopic[slug], names[slug] = nil, slug
 	}
 	var changes []change
@@ -190,6 +190,9 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 		}
 	}
 	if len(byTopic) == 0 {
+		if tx.handEdited[HubPath] {
+			return tx.writeHub(ctx)
+		}
 		return nil
 	}
 	slugs := make([]string, 0, len(byTopic))
@@ -197,7 +200,7 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 		slugs = append(slugs, s)
 	}
 	sort.Strings(slugs)
-	topicSetChanged := false
+	topicSetChanged := tx.handEdited[HubPath] // its list is replaced, as its marker says
 	for _, slug := range slugs {
 		sp, err := tx.loadSpoke(ctx, slug, names[slug])
 		if err != nil {
@@ -271,8 +274,11 @@ func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) 
 	if pa.Page.Meta.Title != "" {
 		sp.name = pa.Page.Meta.Title
 	}
-	sp.readEntries(p, pa.Page.Body, membersOpen, membersClose)
-	for _, part := range generated(pa.Page.Body, partsOpen, partsClose) {
+	// The lists come from the spoke as pt last wrote it: lines a person
+	// changed inside its blocks are replaced, as their markers say.
+	blocks := tx.generatedBody(ctx, p, pa.Page.Body)
+	sp.readEntries(p, blocks, membersOpen, membersClose)
+	for _, part := range generated(blocks, partsOpen, partsClose) {
 		m := entryRe.FindStringSubmatch(part)
 		if m == nil {
 			continue
@@ -283,7 +289,7 @@ func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) 
 		}
 		sp.parts = append(sp.parts, pp)
 		if ppa, err := tx.ReadPage(ctx, pp); err == nil {
-			if least := sp.readEntries(pp, ppa.Page.Body, membersOpen, membersClose); least != "" {
+			if least := sp.readEntries(pp, tx.generatedBody(ctx, pp, ppa.Page.Body), membersOpen, membersClose); least != "" {
 				sp.bounds[pp] = least
 			}
 		}
