@@ -135,7 +135,7 @@ func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error)
 	res.Before = hexOrEmpty(before)
 	for attempt := 1; ; attempt++ {
 		res.Attempts = attempt
-		oldTrack, err := s.store.Tracking(r)
+		last, err := s.lastSynced(r)
 		if err != nil {
 			return res, err
 		}
@@ -144,8 +144,13 @@ func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error)
 			return res, fmt.Errorf("sync: %w", err)
 		}
 		res.RemoteHead = hexOrEmpty(tip)
-		if err := s.integrate(ctx, oldTrack, tip, res, opts); err != nil {
+		if err := s.integrate(ctx, last, tip, res, opts); err != nil {
 			return res, err
+		}
+		if !tip.IsZero() {
+			if err := s.store.SetSynced(ctx, r, tip); err != nil {
+				return res, err
+			}
 		}
 		head, err := s.store.Head(ctx)
 		if err != nil {
@@ -161,6 +166,9 @@ func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error)
 		}
 		err = s.store.Push(ctx, r, head, tip)
 		if err == nil {
+			if err := s.store.SetSynced(ctx, r, head); err != nil {
+				return res, err
+			}
 			res.Pushed += n
 			res.Created = res.Created || tip.IsZero()
 			res.RemoteHead = head.String()
@@ -180,10 +188,25 @@ func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error)
 	}
 }
 
+// lastSynced returns the remote branch as this clone last synced with it:
+// what Sync recorded, else (a clone that never synced with pt, or the
+// remote under another URL) the tracking ref as git left it. It is read
+// before the fetch, which moves the tracking ref.
+func (s *Space) lastSynced(r gitstore.Remote) (gitstore.Hash, error) {
+	last, err := s.store.Synced(r)
+	if err != nil || !last.IsZero() {
+		return last, err
+	}
+	return s.store.Tracking(r)
+}
+
 // integrate moves the local branch so that it contains tip: fast-forward,
-// or local commits rebuilt on top of it. It holds the write lock, so no
+// or local commits rebuilt on top of it. last is the remote branch as this
+// clone last synced with it: when tip no longer contains it, the remote
+// was rewritten, and the commits up to last are not rebuilt (they were on
+// the remote once, and were dropped there). It holds the write lock, so no
 // local batch lands between reading the head and moving it.
-func (s *Space) integrate(ctx context.Context, oldTrack, tip gitstore.Hash, res *SyncResult, opts SyncOptions) error {
+func (s *Space) integrate(ctx context.Context, last, tip gitstore.Hash, res *SyncResult, opts SyncOptions) error {
 	if tip.IsZero() {
 		return nil // the remote has no branch yet: the push creates it
 	}
@@ -204,6 +227,7 @@ func (s *Space) integrate(ctx context.Context, oldTrack, tip gitstore.Hash, res 
 		who.Name, who.Email = "pt", "pt@localhost"
 	}
 	var base gitstore.Hash
+	rewritten := false
 	if !local.IsZero() {
 		if base, err = s.store.MergeBase(ctx, local, tip); err != nil {
 			return fmt.Errorf("sync: %w", err)
@@ -211,7 +235,10 @@ func (s *Space) integrate(ctx context.Context, oldTrack, tip gitstore.Hash, res 
 		if base.IsZero() {
 			return fmt.Errorf("sync: the local branch %s and the remote's share no commit (unrelated histories); nothing was changed", s.Branch())
 		}
-		if base == tip {
+		if rewritten, err = s.rewrittenSince(ctx, last, local, tip); err != nil {
+			return err
+		}
+		if base == tip && !rewritten {
 			return nil // only local commits to push
 		}
 	}
@@ -223,26 +250,17 @@ func (s *Space) integrate(ctx context.Context, oldTrack, tip gitstore.Hash, res 
 		return s.moveTo(ctx, local, tip, "sync: fast-forward", who, res, n)
 	}
 
-	// Diverged. Commits up to the last known remote tip were on the remote
-	// once; when the remote was rewritten they are not pushed back.
+	// Diverged, or the remote was rewritten: commits up to last were on
+	// the remote once, and a rewrite dropped them; they are kept at a ref
+	// and not pushed back.
 	boundary := base
-	if !oldTrack.IsZero() {
-		onRemote, err := s.store.IsAncestor(ctx, oldTrack, tip)
-		if err != nil {
+	if rewritten {
+		boundary = last
+		ref := fmt.Sprintf("refs/pt/rewritten/%s-%d", s.Branch(), time.Now().Unix())
+		if err := s.store.SetRef(ctx, ref, gitstore.Hash{}, local); err != nil {
 			return err
 		}
-		inLocal, err := s.store.IsAncestor(ctx, oldTrack, local)
-		if err != nil {
-			return err
-		}
-		if !onRemote && inLocal {
-			boundary = oldTrack
-			ref := fmt.Sprintf("refs/pt/rewritten/%s-%d", s.Branch(), time.Now().Unix())
-			if err := s.store.SetRef(ctx, ref, gitstore.Hash{}, local); err != nil {
-				return err
-			}
-			res.Rewritten = ref
-		}
+		res.Rewritten = ref
 	}
 	chain, err := s.localChain(ctx, local, boundary, tip)
 	if err != nil {
@@ -306,6 +324,21 @@ func (s *Space) integrate(ctx context.Context, oldTrack, tip gitstore.Hash, res 
 	res.Replayed = replayed
 	res.SetAside = append(res.SetAside, aside...)
 	return nil
+}
+
+// rewrittenSince reports whether the remote branch was rewritten since
+// this clone last synced with it: its tip no longer contains last, which
+// the local branch still holds. A local branch that no longer holds last
+// (reset by hand) says nothing about the remote.
+func (s *Space) rewrittenSince(ctx context.Context, last, local, tip gitstore.Hash) (bool, error) {
+	if last.IsZero() || last == tip {
+		return false, nil
+	}
+	onRemote, err := s.store.IsAncestor(ctx, last, tip)
+	if err != nil || onRemote {
+		return false, err
+	}
+	return s.store.IsAncestor(ctx, last, local)
 }
 
 func (s *Space) moveTo(ctx context.Context, from, to gitstore.Hash, msg string, who gitstore.Signature, res *SyncResult, received int) error {

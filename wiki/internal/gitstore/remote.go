@@ -3,6 +3,8 @@ package gitstore
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -106,6 +108,37 @@ func (s *Store) Tracking(r Remote) (Hash, error) {
 		return Hash{}, nil
 	}
 	return s.readRef(name)
+}
+
+// syncedRef is where pt records the remote branch as this clone last
+// synced with it: the tip its branch integrated, or the commit it pushed.
+// Unlike the tracking ref, nothing but pt's sync moves it (a plain git fetch
+// does not), and a bare URL has one too. It is keyed by the remote's URL
+// (credentials removed, a local path made absolute), so that a remote named
+// in the configuration and the same repository given as a URL share it.
+func (s *Store) syncedRef(r Remote) string {
+	u := ScrubURL(r.URL)
+	if !strings.Contains(u, "://") && (filepath.IsAbs(u) || !strings.Contains(u, ":")) {
+		if abs, err := filepath.Abs(u); err == nil { // a local path, however it is spelled
+			u = filepath.ToSlash(abs)
+		}
+	}
+	sum := sha256.Sum256([]byte(u))
+	return "refs/pt/synced/" + hex.EncodeToString(sum[:8]) + "/" + s.branch
+}
+
+// Synced returns the remote branch as this clone last synced with it (zero
+// when it never did).
+func (s *Store) Synced(r Remote) (Hash, error) {
+	return s.readRef(s.syncedRef(r))
+}
+
+// SetSynced records h as the remote branch this clone last synced with.
+func (s *Store) SetSynced(ctx context.Context, r Remote, h Hash) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.setRef(s.syncedRef(r), Hash{}, h, true)
 }
 
 // netStorer is the storage the network operations run on: go-git's own
