@@ -42,7 +42,19 @@ type SyncOptions struct {
 	// Committer is recorded in the reflog when the branch moves; zero
 	// means "pt".
 	Committer Author
+	// Merge lists files, by path relative to the space root, that pt
+	// writes from the pages rather than from what a person wrote (lint's
+	// findings.json), each with the merge that combines a local commit's
+	// version with the remote's when both changed it since they parted,
+	// instead of a conflict. nil: such files conflict like any other.
+	Merge map[string]MergeFunc
 }
+
+// MergeFunc combines two versions of a derived file for Sync: base is the
+// file before the local commit, local what the commit made of it, upstream
+// what the remote branch holds now (each nil when absent). It returns the
+// file the rebuilt commit writes; an error makes the file a conflict.
+type MergeFunc func(base, local, upstream []byte) ([]byte, error)
 
 // SyncResult is what a sync did: the JSON of `pt sync --json`.
 type SyncResult struct {
@@ -99,11 +111,11 @@ func (r *SyncResult) UpToDate() bool {
 // rebuilds each local commit the remote lacks on top of it — a pt batch is
 // prepared again on the new head, so its log entry, spokes and hub follow
 // what is there now instead of clashing with it; a path that both sides
-// changed (other than those derived files) stops the sync with a
-// *ConflictError, or is set aside with SetAside — then pushes, never
-// forcing, and starts over when someone pushed in between. The local
-// branch moves with the same compare-and-swap as a batch, and the work tree
-// follows. Whatever fails, no batch is lost: local commits stay on the
+// changed (other than those derived files, and the files opts.Merge
+// combines) stops the sync with a *ConflictError, or is set aside with
+// SetAside — then pushes, never forcing, and starts over when someone
+// pushed in between. The local branch moves with the same compare-and-swap
+// as a batch, and the work tree follows. Whatever fails, no batch is lost: local commits stay on the
 // branch until the remote has them.
 func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
 	name := opts.Remote
@@ -275,7 +287,7 @@ func (s *Space) integrate(ctx context.Context, last, tip gitstore.Hash, res *Syn
 	var aside []SetAside
 	for i := len(chain) - 1; i >= 0; i-- {
 		c := chain[i]
-		h, paths, err := s.replay(ctx, c, newTip)
+		h, paths, err := s.replay(ctx, c, newTip, opts.Merge)
 		if len(paths) > 0 {
 			t, _ := ParseTrailers(c.Message)
 			if !opts.SetAside {
@@ -397,11 +409,12 @@ func (s *Space) countBetween(ctx context.Context, from, to gitstore.Hash) (int, 
 
 // replay rebuilds commit c on onto and returns the new commit (onto itself
 // when c adds nothing to it). paths is non-empty when c changed a file that
-// onto also changed, to something else: a conflict, nothing written. A pt
-// batch whose paths are all in this space is prepared again as a batch on
-// onto, so its log entry, spokes and hub are computed on what is there
-// now; anything else is applied path by path.
-func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Hash) (gitstore.Hash, []string, error) {
+// onto also changed, to something else: a conflict, nothing written — save
+// for a file merge names, whose two versions it combines. A pt batch whose
+// paths are all in this space is prepared again as a batch on onto, so its
+// log entry, spokes and hub are computed on what is there now; anything
+// else is applied path by path.
+func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Hash, merge map[string]MergeFunc) (gitstore.Hash, []string, error) {
 	var parent gitstore.Hash
 	if len(c.Parents) > 0 {
 		parent = c.Parents[0]
@@ -424,8 +437,10 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 	}
 	var conflicts []string
 	var apply []gitstore.FileChange
+	merged := map[string][]byte{} // repo path → the merged file to write
 	for _, fc := range diff {
-		if p, ok := s.spacePath(fc.Path); regenerate && ok && IsIndexPage(p) {
+		p, inSpace := s.spacePath(fc.Path)
+		if regenerate && inSpace && IsIndexPage(p) {
 			continue // derived: recomputed on onto
 		}
 		cur, err := s.store.BlobOf(ctx, onto, fc.Path)
@@ -436,6 +451,17 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 			return gitstore.Hash{}, nil, err
 		}
 		if cur != fc.From && cur != fc.To {
+			if m := merge[p]; inSpace && m != nil {
+				data, ok, err := s.mergeFile(ctx, m, fc, cur)
+				if err != nil {
+					return gitstore.Hash{}, nil, err
+				}
+				if ok {
+					merged[fc.Path] = data
+					apply = append(apply, fc)
+					continue
+				}
+			}
 			conflicts = append(conflicts, fc.Path)
 			continue
 		}
@@ -449,20 +475,32 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 		}
 		return gitstore.Hash{}, conflicts, nil
 	}
+	// dataOf is what c leaves at a path on onto: the merged file, else
+	// c's own, else nothing (deleted).
+	dataOf := func(fc gitstore.FileChange) (data []byte, deleted bool, err error) {
+		if data, ok := merged[fc.Path]; ok {
+			return data, false, nil
+		}
+		if fc.To.IsZero() {
+			return nil, true, nil
+		}
+		data, err = s.store.ReadBlob(ctx, fc.To)
+		return data, false, err
+	}
 	var changes []gitstore.Change
 	if regenerate {
-		if changes, err = s.rebuildBatch(ctx, c, tr, apply, onto, !touchedLog); err != nil {
+		if changes, err = s.rebuildBatch(ctx, c, tr, apply, dataOf, onto, !touchedLog); err != nil {
 			return gitstore.Hash{}, nil, err
 		}
 	} else {
 		for _, fc := range apply {
-			if fc.To.IsZero() {
-				changes = append(changes, gitstore.Change{Path: fc.Path, Delete: true})
-				continue
-			}
-			data, err := s.store.ReadBlob(ctx, fc.To)
+			data, deleted, err := dataOf(fc)
 			if err != nil {
 				return gitstore.Hash{}, nil, err
+			}
+			if deleted {
+				changes = append(changes, gitstore.Change{Path: fc.Path, Delete: true})
+				continue
 			}
 			changes = append(changes, gitstore.Change{Path: fc.Path, Data: data})
 		}
@@ -476,10 +514,40 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 	return h, nil, err
 }
 
+// mergeFile combines the local and upstream versions of a derived file
+// that both changed; ok is false when m refuses them (a conflict).
+func (s *Space) mergeFile(ctx context.Context, m MergeFunc, fc gitstore.FileChange, cur gitstore.Hash) (data []byte, ok bool, err error) {
+	read := func(h gitstore.Hash) ([]byte, error) {
+		if h.IsZero() {
+			return nil, nil
+		}
+		return s.store.ReadBlob(ctx, h)
+	}
+	base, err := read(fc.From)
+	if err != nil {
+		return nil, false, err
+	}
+	local, err := read(fc.To)
+	if err != nil {
+		return nil, false, err
+	}
+	upstream, err := read(cur)
+	if err != nil {
+		return nil, false, err
+	}
+	if data, err = m(base, local, upstream); err != nil {
+		return nil, false, nil
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, true, nil
+}
+
 // rebuildBatch prepares a pt batch again on onto from its own pages, as
 // Apply would: same id, kind, title, approver, author and time, so that its
 // log entry reads as it did; the spokes and hub follow the pages.
-func (s *Space) rebuildBatch(ctx context.Context, c gitstore.Commit, tr Trailers, pages []gitstore.FileChange, onto gitstore.Hash, quiet bool) ([]gitstore.Change, error) {
+func (s *Space) rebuildBatch(ctx context.Context, c gitstore.Commit, tr Trailers, pages []gitstore.FileChange, dataOf func(gitstore.FileChange) ([]byte, bool, error), onto gitstore.Hash, quiet bool) ([]gitstore.Change, error) {
 	kind := content.AuthorHuman
 	if tr.AgentName != "" {
 		kind = content.AuthorAgent
@@ -493,15 +561,15 @@ func (s *Space) rebuildBatch(ctx context.Context, c gitstore.Commit, tr Trailers
 	tx := newTx(s, Rev(onto.String()), b)
 	for _, fc := range pages {
 		p, _ := s.spacePath(fc.Path)
-		if fc.To.IsZero() {
+		data, deleted, err := dataOf(fc)
+		if err != nil {
+			return nil, err
+		}
+		if deleted {
 			if err := tx.Delete(ctx, p, RolePage); err != nil {
 				return nil, err
 			}
 			continue
-		}
-		data, err := s.store.ReadBlob(ctx, fc.To)
-		if err != nil {
-			return nil, err
 		}
 		if _, err := tx.PutFile(ctx, p, data, RolePage); err != nil {
 			return nil, err

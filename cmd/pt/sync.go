@@ -6,10 +6,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/wiki"
 )
 
 func init() { register(newSyncCmd) }
+
+// syncMerges are the files pt writes from the pages that a sync merges
+// when this clone and the remote both changed them, rather than stopping
+// on a conflict: lint's findings.json, which two replicas that both lint
+// change every time. Every sync pt runs (pt sync, pt serve, pt cron) uses
+// them.
+var syncMerges = map[string]wiki.MergeFunc{lint.FindingsPath: lint.MergeFindingsFiles}
 
 func newSyncCmd(e *env) *cobra.Command {
 	var opts wiki.SyncOptions
@@ -29,6 +37,7 @@ func newSyncCmd(e *env) *cobra.Command {
 			}
 			defer s.Close()
 			opts.Committer = e.identity()
+			opts.Merge = syncMerges
 			res, err := s.Sync(e.ctx, opts)
 			if err != nil {
 				return err

@@ -1,0 +1,117 @@
+package lint_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ptwiki/pt/lint"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// syncOpts is how pt syncs: lint's findings.json merged, not a conflict.
+var syncOpts = wiki.SyncOptions{Merge: map[string]wiki.MergeFunc{lint.FindingsPath: lint.MergeFindingsFiles}}
+
+// Two replicas of one host repository both run lint before either syncs:
+// the second to sync rebuilds its lint batch on the first's findings.json
+// without a conflict, and the host's findings.json holds each finding
+// once, first seen when the earlier run saw it and last seen when the
+// later did, plus the finding only the second run saw.
+func TestSyncMergesTwoReplicasFindings(t *testing.T) {
+	ctx := context.Background()
+	seed, _ := newSpace(t)
+	root := t.TempDir()
+	bare := filepath.Join(root, "host.git")
+	git(t, root, "init", "-q", "--bare", "-b", "main", bare)
+	git(t, seed, "push", "-q", bare, "main")
+	clone := func(name string) (string, *wiki.Space) {
+		dir := filepath.Join(root, name)
+		git(t, root, "clone", "-q", bare, dir)
+		s, err := wiki.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return dir, s
+	}
+	commitPage := func(dir, p, body string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(t, dir, "add", p)
+		git(t, dir, "commit", "-q", "-m", "add "+p)
+	}
+	dirA, a := clone("a")
+	dirB, b := clone("b")
+	commitPage(dirA, "pages/broken.md", "---\ntitle: Broken\n---\nSee [x](nope.md).\n")
+	if _, err := a.Sync(ctx, syncOpts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Sync(ctx, syncOpts); err != nil {
+		t.Fatal(err)
+	}
+	commitPage(dirB, "pages/other.md", "---\ntitle: Other\n---\nSee [y](gone.md).\n")
+
+	day1 := now
+	day2 := now.Add(26 * time.Hour)
+	if _, err := lint.Run(ctx, a, lint.Options{Now: day1}); err != nil {
+		t.Fatal(err)
+	}
+	repB, err := lint.Run(ctx, b, lint.Options{Now: day2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Sync(ctx, syncOpts); err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Sync(ctx, syncOpts)
+	if err != nil {
+		t.Fatalf("second replica's sync: %v", err)
+	}
+	if len(res.Replayed) != 2 || res.Replayed[1].Batch != repB.Batch.Batch {
+		t.Errorf("replayed %+v, want the person's commit and lint batch %s", res.Replayed, repB.Batch.Batch)
+	}
+
+	var file struct{ Findings []lint.Finding }
+	if err := json.Unmarshal([]byte(git(t, bare, "show", "main:findings.json")), &file); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range file.Findings {
+		got[f.Check+" "+f.Path] = f.Status + " " + f.FirstSeen.Format(time.RFC3339) + " " + f.LastSeen.Format(time.RFC3339)
+	}
+	d1, d2 := day1.Format(time.RFC3339), day2.Format(time.RFC3339)
+	want := map[string]string{
+		lint.CheckCrossref + " pages/broken.md": "open " + d1 + " " + d2,
+		lint.CheckOrphan + " pages/broken.md":   "open " + d1 + " " + d2,
+		lint.CheckCrossref + " pages/other.md":  "open " + d2 + " " + d2,
+		lint.CheckOrphan + " pages/other.md":    "open " + d2 + " " + d2,
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
+	}
+	if len(file.Findings) != len(want) {
+		t.Errorf("findings.json has %d rows, want %d:\n%v", len(file.Findings), len(want), got)
+	}
+	if h := strings.TrimSpace(git(t, dirB, "rev-parse", "HEAD")); h != strings.TrimSpace(git(t, bare, "rev-parse", "main")) {
+		t.Error("replica b not at the host's head")
+	}
+
+	// The next lint on the merged branch agrees with the merged file: it
+	// has nothing to commit on day 2.
+	rep, err := lint.Run(ctx, b, lint.Options{Now: day2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Batch != nil {
+		t.Errorf("lint after the merge committed %s: the merged findings.json was not what lint writes", rep.Batch.Commit)
+	}
+}
