@@ -79,6 +79,9 @@ type SyncResult struct {
 	Rewritten string `json:"rewritten,omitempty"`
 	// SetAside lists local batches moved aside because they conflict.
 	SetAside []SetAside `json:"set_aside,omitempty"`
+	// Dropped lists local commits left out because the remote already
+	// holds everything they change.
+	Dropped []Dropped `json:"dropped,omitempty"`
 	// Attempts is the number of fetch-rebase-push rounds.
 	Attempts        int      `json:"attempts"`
 	WorktreeSkipped []string `json:"worktree_skipped,omitempty"`
@@ -92,6 +95,20 @@ type SyncedCommit struct {
 	To      string `json:"to"`   // the commit on the branch now
 }
 
+// Dropped is a local commit that a sync left out, neither rebuilt nor
+// pushed, because the remote branch already holds every change it makes
+// (its own pages; a batch's log entry, spokes and hub are not counted):
+// another replica made the same change first, as when two replicas revert
+// one batch. Pushing it would add a batch that changes nothing but log.md.
+type Dropped struct {
+	Batch   string `json:"batch,omitempty"` // "" for a plain git commit
+	Subject string `json:"subject"`
+	Commit  string `json:"commit"` // the local commit before the sync
+}
+
+// errApplied is replay's answer for a commit the remote already holds.
+var errApplied = errors.New("already applied upstream")
+
 // SetAside is a local batch that conflicts with the remote, kept at Ref.
 type SetAside struct {
 	Batch  string   `json:"batch,omitempty"`
@@ -102,7 +119,7 @@ type SetAside struct {
 
 // UpToDate reports whether the sync changed nothing on either side.
 func (r *SyncResult) UpToDate() bool {
-	return r.Received == 0 && r.Pushed == 0 && len(r.Replayed) == 0 && r.Rewritten == "" && len(r.SetAside) == 0
+	return r.Received == 0 && r.Pushed == 0 && len(r.Replayed) == 0 && r.Rewritten == "" && len(r.SetAside) == 0 && len(r.Dropped) == 0
 }
 
 // Sync makes the space's branch and the remote's agree, the way a person
@@ -285,6 +302,7 @@ func (s *Space) integrate(ctx context.Context, last, tip gitstore.Hash, res *Syn
 	newTip := tip
 	var replayed []SyncedCommit
 	var aside []SetAside
+	var dropped []Dropped
 	for i := len(chain) - 1; i >= 0; i-- {
 		c := chain[i]
 		h, paths, err := s.replay(ctx, c, newTip, opts.Merge)
@@ -309,11 +327,16 @@ func (s *Space) integrate(ctx context.Context, last, tip gitstore.Hash, res *Syn
 			aside = append(aside, SetAside{Batch: t.BatchID, Commit: c.Hash.String(), Ref: ref, Paths: paths})
 			continue
 		}
+		if errors.Is(err, errApplied) {
+			t, _ := ParseTrailers(c.Message)
+			dropped = append(dropped, Dropped{Batch: t.BatchID, Subject: Subject(c.Message), Commit: c.Hash.String()})
+			continue
+		}
 		if err != nil {
 			return err
 		}
 		if h == newTip {
-			continue // already on the remote, nothing left to add
+			continue // an empty commit: nothing to add
 		}
 		t, _ := ParseTrailers(c.Message)
 		replayed = append(replayed, SyncedCommit{Batch: t.BatchID, Subject: Subject(c.Message), From: c.Hash.String(), To: h.String()})
@@ -333,7 +356,13 @@ func (s *Space) integrate(ctx context.Context, last, tip gitstore.Hash, res *Syn
 			replayed[i].From = from
 		}
 	}
+	for i, d := range dropped {
+		if from, ok := orig[d.Commit]; ok {
+			dropped[i].Commit = from
+		}
+	}
 	res.Replayed = replayed
+	res.Dropped = append(res.Dropped, dropped...)
 	res.SetAside = append(res.SetAside, aside...)
 	return nil
 }
@@ -408,7 +437,9 @@ func (s *Space) countBetween(ctx context.Context, from, to gitstore.Hash) (int, 
 }
 
 // replay rebuilds commit c on onto and returns the new commit (onto itself
-// when c adds nothing to it). paths is non-empty when c changed a file that
+// when c is empty). It returns errApplied when onto already holds every
+// change c makes — a pt batch's own pages, not the log entry, spokes and
+// hub that rebuilding it would add anyway. paths is non-empty when c changed a file that
 // onto also changed, to something else: a conflict, nothing written — save
 // for a file merge names, whose two versions it combines. A pt batch whose
 // paths are all in this space is prepared again as a batch on onto, so its
@@ -438,6 +469,7 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 	var conflicts []string
 	var apply []gitstore.FileChange
 	merged := map[string][]byte{} // repo path → the merged file to write
+	applied := true               // onto holds every change of apply
 	for _, fc := range diff {
 		p, inSpace := s.spacePath(fc.Path)
 		if regenerate && inSpace && IsIndexPage(p) {
@@ -459,6 +491,7 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 				if ok {
 					merged[fc.Path] = data
 					apply = append(apply, fc)
+					applied = applied && BlobID(data) == cur.String()
 					continue
 				}
 			}
@@ -466,6 +499,7 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 			continue
 		}
 		apply = append(apply, fc)
+		applied = applied && cur == fc.To
 	}
 	if len(conflicts) > 0 {
 		for i, p := range conflicts {
@@ -474,6 +508,9 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 			}
 		}
 		return gitstore.Hash{}, conflicts, nil
+	}
+	if applied && len(apply) > 0 {
+		return gitstore.Hash{}, nil, errApplied
 	}
 	// dataOf is what c leaves at a path on onto: the merged file, else
 	// c's own, else nothing (deleted).

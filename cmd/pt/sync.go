@@ -66,6 +66,13 @@ func printSync(w io.Writer, res *wiki.SyncResult) {
 		}
 		fmt.Fprintf(w, "  rebuilt  %s %s -> %s  %s\n", id, short(c.From), short(c.To), c.Subject)
 	}
+	for _, d := range res.Dropped {
+		id := d.Batch
+		if id == "" {
+			id = "commit"
+		}
+		fmt.Fprintf(w, "  dropped  %s %s: already applied upstream  %s\n", id, short(d.Commit), d.Subject)
+	}
 	for _, a := range res.SetAside {
 		fmt.Fprintf(w, "  set aside %s at %s: conflicts on %v\n", a.Batch, a.Ref, a.Paths)
 	}
