@@ -171,7 +171,7 @@ func (tx *Tx) updateSpokes(ctx context.Context) error {
 	}
 	for p, hc := range hand {
 		if _, staged := tx.staged[p]; !staged && !sameEntry(hc.old, hc.new) {
-			changes = append(changes, change{hc.old, hc.new})
+			changes = append(changes, change(hc))
 		}
 	}
 	for _, c := range changes {
