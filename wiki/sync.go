@@ -48,7 +48,17 @@ type SyncOptions struct {
 	// version with the remote's when both changed it since they parted,
 	// instead of a conflict. nil: such files conflict like any other.
 	Merge map[string]MergeFunc
+	// Retitle gives, for a file of Merge, the title of a batch rebuilt
+	// with a merged version of it, so that its commit message and log
+	// entry describe what it now holds (lint's counts). nil, or a path
+	// without one: the batch keeps its title.
+	Retitle map[string]RetitleFunc
 }
+
+// RetitleFunc returns the title (without the kind) of a batch whose file
+// was merged: title is the batch's own, merged what it now writes and
+// upstream what the remote held.
+type RetitleFunc func(title string, merged, upstream []byte) string
 
 // MergeFunc combines two versions of a derived file for Sync: base is the
 // file before the local commit, local what the commit made of it, upstream
@@ -195,7 +205,9 @@ func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error)
 		}
 		err = s.store.Push(ctx, r, head, tip)
 		if err == nil {
-			if err := s.store.SetSynced(ctx, r, head); err != nil {
+			// The push landed: record it even when the sync is being
+			// cancelled, or a later rewrite of the remote would go unseen.
+			if err := s.store.SetSynced(context.WithoutCancel(ctx), r, head); err != nil {
 				return res, err
 			}
 			res.Pushed += n
@@ -305,7 +317,7 @@ func (s *Space) integrate(ctx context.Context, last, tip gitstore.Hash, res *Syn
 	var dropped []Dropped
 	for i := len(chain) - 1; i >= 0; i-- {
 		c := chain[i]
-		h, paths, err := s.replay(ctx, c, newTip, opts.Merge)
+		h, paths, err := s.replay(ctx, c, newTip, opts)
 		if len(paths) > 0 {
 			t, _ := ParseTrailers(c.Message)
 			if !opts.SetAside {
@@ -445,7 +457,8 @@ func (s *Space) countBetween(ctx context.Context, from, to gitstore.Hash) (int, 
 // paths are all in this space is prepared again as a batch on onto, so its
 // log entry, spokes and hub are computed on what is there now; anything
 // else is applied path by path.
-func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Hash, merge map[string]MergeFunc) (gitstore.Hash, []string, error) {
+func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Hash, opts SyncOptions) (gitstore.Hash, []string, error) {
+	merge := opts.Merge
 	var parent gitstore.Hash
 	if len(c.Parents) > 0 {
 		parent = c.Parents[0]
@@ -492,6 +505,16 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 					merged[fc.Path] = data
 					apply = append(apply, fc)
 					applied = applied && BlobID(data) == cur.String()
+					if rt := opts.Retitle[p]; rt != nil && isBatch {
+						upstream, err := s.readBlobOrNil(ctx, cur)
+						if err != nil {
+							return gitstore.Hash{}, nil, err
+						}
+						old := strings.TrimPrefix(Subject(c.Message), tr.Kind+": ")
+						if t := rt(old, data, upstream); t != "" && t != old {
+							c.Message = tr.Kind + ": " + oneLine(t) + strings.TrimPrefix(c.Message, Subject(c.Message))
+						}
+					}
 					continue
 				}
 			}
@@ -549,6 +572,13 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 		return onto, nil, nil
 	}
 	return h, nil, err
+}
+
+func (s *Space) readBlobOrNil(ctx context.Context, h gitstore.Hash) ([]byte, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	return s.store.ReadBlob(ctx, h)
 }
 
 // mergeFile combines the local and upstream versions of a derived file

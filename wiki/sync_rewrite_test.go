@@ -2,9 +2,11 @@ package wiki_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/ptwiki/pt/wiki"
 )
@@ -93,5 +95,40 @@ func TestSyncDoesNotPushBackWhatARewriteDropped(t *testing.T) {
 				t.Errorf("second sync: %+v, want up to date", res)
 			}
 		})
+	}
+}
+
+// A push that lands while the sync is being cancelled (pt serve stopping,
+// Ctrl-C) is still recorded as synced, so a later rewrite of the remote
+// that drops it is recognised and the batch not pushed back.
+func TestSyncRecordsAPushThatLandsWhileCancelled(t *testing.T) {
+	_, bare := hostRepo(t, true)
+	hook := filepath.Join(bare, "hooks", "post-receive")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\nsleep 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := replica(t, bare, bare)
+	kept := ingest(t, s, "Kept on the host", "ops")
+	if _, err := s.Sync(context.Background(), wiki.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dropped := ingest(t, s, "Pushed while cancelled", "ops")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	s.Sync(ctx, wiki.SyncOptions{}) // the push lands during the hook; the sync may report the cancellation
+	if !slices.Contains(batchIDs(t, bare, "main"), dropped) {
+		t.Skip("the push did not land before the cancellation")
+	}
+	os.Remove(hook)
+	p := filepath.Join(t.TempDir(), "p")
+	git(t, filepath.Dir(p), "clone", "-q", bare, p)
+	git(t, p, "reset", "-q", "--hard", "HEAD~1")
+	git(t, p, "push", "-q", "--force", "origin", "main")
+	res, err := s.Sync(context.Background(), wiki.SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := batchIDs(t, bare, "main"); slices.Contains(ids, dropped) || !slices.Contains(ids, kept) || res.Pushed != 0 {
+		t.Errorf("remote batches %v after the rewrite, pushed %d: the dropped batch %s came back", ids, res.Pushed, dropped)
 	}
 }
