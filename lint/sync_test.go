@@ -14,7 +14,10 @@ import (
 )
 
 // syncOpts is how pt syncs: lint's findings.json merged, not a conflict.
-var syncOpts = wiki.SyncOptions{Merge: map[string]wiki.MergeFunc{lint.FindingsPath: lint.MergeFindingsFiles}}
+var syncOpts = wiki.SyncOptions{
+	Merge:   map[string]wiki.MergeFunc{lint.FindingsPath: lint.MergeFindingsFiles},
+	Retitle: map[string]wiki.RetitleFunc{lint.FindingsPath: lint.RetitleMerged},
+}
 
 // Two replicas of one host repository both run lint before either syncs:
 // the second to sync rebuilds its lint batch on the first's findings.json
@@ -100,6 +103,15 @@ func TestSyncMergesTwoReplicasFindings(t *testing.T) {
 	}
 	if len(file.Findings) != len(want) {
 		t.Errorf("findings.json has %d rows, want %d:\n%v", len(file.Findings), len(want), got)
+	}
+	// The rebuilt lint batch says what it now holds: four open findings,
+	// two of them new against the host's file (b's own run counted four).
+	const subject = "lint: 4 open findings (2 new, 0 resolved)"
+	if got := strings.TrimSpace(git(t, bare, "log", "-1", "--format=%s", "main")); got != subject {
+		t.Errorf("rebuilt lint batch's subject %q, want %q", got, subject)
+	}
+	if logText := git(t, bare, "show", "main:log.md"); !strings.Contains(logText, strings.TrimPrefix(subject, "lint: ")) {
+		t.Errorf("log.md lacks the rebuilt batch's counts:\n%s", logText)
 	}
 	if h := strings.TrimSpace(git(t, dirB, "rev-parse", "HEAD")); h != strings.TrimSpace(git(t, bare, "rev-parse", "main")) {
 		t.Error("replica b not at the host's head")

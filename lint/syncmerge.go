@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"time"
 )
 
@@ -113,7 +114,7 @@ func combineRows(l, u Finding) Finding {
 		return u
 	case l.Open(): // both open
 		f := u
-		if l.LastSeen.After(u.LastSeen) {
+		if l.LastSeen.After(u.LastSeen) || l.LastSeen.Equal(u.LastSeen) && rowBefore(l, u) {
 			f = l
 		}
 		f.FirstSeen = earliest(l.FirstSeen, u.FirstSeen)
@@ -124,7 +125,7 @@ func combineRows(l, u Finding) Finding {
 		return f
 	default: // both resolved
 		f := u
-		if l.ResolvedAt.Before(u.ResolvedAt) {
+		if l.ResolvedAt.Before(u.ResolvedAt) || l.ResolvedAt.Equal(u.ResolvedAt) && rowBefore(l, u) {
 			f = l
 		}
 		f.FirstSeen = earliest(l.FirstSeen, u.FirstSeen)
@@ -144,4 +145,49 @@ func latest(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// rowBefore orders two sightings of one finding made at the same time by
+// their encoding, so that which one a merge keeps does not depend on
+// which replica synced first.
+func rowBefore(a, b Finding) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) < string(jb)
+}
+
+var lintTitleRe = regexp.MustCompile(`^\d+ open findings? \(\d+ new, \d+ resolved\)`)
+
+// RetitleMerged is the title of a lint batch rebuilt by pt sync with a
+// merged findings.json (a wiki.RetitleFunc): the open findings it now
+// holds, and how many are new or resolved against the remote's file,
+// with the rest of its own title (pages marked stale) kept.
+func RetitleMerged(title string, merged, upstream []byte) string {
+	m, err := decodeFindings(merged)
+	if err != nil || !lintTitleRe.MatchString(title) {
+		return title
+	}
+	up, err := decodeFindings(upstream)
+	if err != nil {
+		return title
+	}
+	wasOpen := map[string]bool{}
+	for _, f := range up {
+		if f.Open() {
+			wasOpen[f.ID] = true
+		}
+	}
+	open, opened, resolved := 0, 0, 0
+	for _, f := range m {
+		switch {
+		case f.Open():
+			open++
+			if !wasOpen[f.ID] {
+				opened++
+			}
+		case wasOpen[f.ID]:
+			resolved++
+		}
+	}
+	return fmt.Sprintf("%d open finding%s (%d new, %d resolved)", open, plural(open), opened, resolved) + lintTitleRe.ReplaceAllString(title, "")
 }

@@ -19,6 +19,9 @@ func init() { register(newSyncCmd) }
 // them.
 var syncMerges = map[string]wiki.MergeFunc{lint.FindingsPath: lint.MergeFindingsFiles}
 
+// syncRetitles describe a batch rebuilt with a merged file (lint's counts).
+var syncRetitles = map[string]wiki.RetitleFunc{lint.FindingsPath: lint.RetitleMerged}
+
 func newSyncCmd(e *env) *cobra.Command {
 	var opts wiki.SyncOptions
 	cmd := &cobra.Command{
@@ -37,7 +40,7 @@ func newSyncCmd(e *env) *cobra.Command {
 			}
 			defer s.Close()
 			opts.Committer = e.identity()
-			opts.Merge = syncMerges
+			opts.Merge, opts.Retitle = syncMerges, syncRetitles
 			res, err := s.Sync(e.ctx, opts)
 			if err != nil {
 				return err
