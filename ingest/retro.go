@@ -255,12 +255,16 @@ func previousRetro(hist []wiki.Commit) wiki.Rev {
 	return ""
 }
 
-// revertedBatches are the ids of the batches that the revert batches among
-// commits undo.
+// revertedBatches are the ids of the batches among commits (newest first)
+// that a revert still in effect undoes: a revert that was itself reverted
+// undoes nothing, so the batch it reverted counts again.
 func revertedBatches(commits []wiki.Commit) map[string]bool {
 	reverted := map[string]bool{}
-	for _, c := range commits {
-		if c.Batch != nil && c.Batch.Kind == wiki.KindRevert && c.Batch.Reverts != "" {
+	for _, c := range commits { // a revert is newer than what it reverts
+		if c.Batch == nil || reverted[c.Batch.BatchID] {
+			continue
+		}
+		if c.Batch.Kind == wiki.KindRevert && c.Batch.Reverts != "" {
 			reverted[c.Batch.Reverts] = true
 		}
 	}

@@ -37,6 +37,33 @@ func TestRetroAfterRevert(t *testing.T) {
 	}
 }
 
+// A retrospective whose revert was reverted closes its cycle again: the
+// next cycle counts from it.
+func TestRetroAfterRevertOfRevert(t *testing.T) {
+	ctx := context.Background()
+	s, _ := fbSpace(t, "")
+	fbPut(t, s, "pages/x.md", content.NewPage(content.Meta{Title: "X", Topics: []string{"ops"}}, []byte("x\n")), fbConsult)
+	first, err := ingest.Retro(ctx, s, ingest.RetroRequest{Cycle: "Q1", Now: fbConsult.Add(time.Hour), ApprovedBy: "dana"})
+	if err != nil || first.Verdict != ingest.VerdictFiled {
+		t.Fatalf("first close: %v %+v", err, first)
+	}
+	rv, err := s.Revert(ctx, first.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: fbConsult.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Revert(ctx, rv.Batch, wiki.RevertOptions{ApprovedBy: "dana", When: fbConsult.Add(3 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	fbPut(t, s, "pages/y.md", content.NewPage(content.Meta{Title: "Y", Topics: []string{"ops"}}, []byte("y\n")), fbConsult.Add(4*time.Hour))
+	next, err := ingest.Retro(ctx, s, ingest.RetroRequest{Cycle: "Q2", Now: fbConsult.Add(5 * time.Hour), ApprovedBy: "dana"})
+	if err != nil || next.Verdict != ingest.VerdictFiled {
+		t.Fatalf("next close: %v %+v", err, next)
+	}
+	if st := next.Stats; st.Since == "" || st.PagesAdded != 1 {
+		t.Errorf("Q2 counts since %q with %d pages added; want from Q1's close, 1 page", st.Since, st.PagesAdded)
+	}
+}
+
 // TestRetroCountsByCommits: lint findings and skipped consults belong to
 // the cycle whose commits they came after, whatever the clocks say: a lint
 // run or a consult in the very second of the previous close, or with a
