@@ -156,6 +156,9 @@ type plan struct {
 	now    time.Time
 	pages  []*page // to mark stale
 	data   []byte  // findings.json to write; nil when it stays as it is
+	// catchUp: the spokes and hub lag behind pages people changed in git,
+	// and the checks saw them caught up, so the batch writes that too.
+	catchUp bool
 }
 
 func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, retention time.Duration) (*plan, error) {
@@ -172,7 +175,7 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 	if err != nil {
 		return nil, fmt.Errorf("lint: %w (fix or delete the file; lint rewrites it)", err)
 	}
-	p := &plan{report: rep, now: now}
+	p := &plan{report: rep, now: now, catchUp: snap.catchUp}
 	if s.Config().StaleOnDrift() {
 		for _, path := range r.derivedDrift {
 			pg := snap.byPath[path]
@@ -211,6 +214,9 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 
 // stage writes the plan into the lint batch.
 func (p *plan) stage(ctx context.Context, tx *wiki.Tx) error {
+	if p.catchUp {
+		tx.CatchUpIndex()
+	}
 	for _, pg := range p.pages {
 		if _, err := tx.Put(ctx, pg.path, pg.pg, wiki.RolePage); err != nil {
 			return err
@@ -230,6 +236,9 @@ func (p *plan) title() string {
 	t := fmt.Sprintf("%d open finding%s (%d new, %d resolved)", open, plural(open), ch.Opened, ch.Resolved)
 	if n := len(p.report.MarkedStale); n > 0 {
 		t += fmt.Sprintf(", %d page%s marked stale", n, plural(n))
+	}
+	if p.catchUp {
+		t += ", spokes caught up with pages edited in git"
 	}
 	return t
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,25 +36,57 @@ type snapshot struct {
 	pages  []*page           // the .md files, sorted by path
 	byPath map[string]*page
 	byWiki map[string][]*page // content.WikiKey of file names and titles
+	// catchUp: the spokes and hub here are as a batch will catch them up
+	// with pages people changed in git, not as committed.
+	catchUp bool
 }
 
-// load reads and parses every page of s at rev. Reading is serialized by
-// the repository; parsing is spread over the machine's cores.
+// load reads and parses every page of s at rev, with the spokes and hub
+// as a batch on rev leaves them (caught up with pages people changed in
+// git: wiki.Space.IndexCatchUp), since the lint batch is that batch.
+// Reading is serialized by the repository; parsing is spread over the
+// machine's cores.
 func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
 	es, err := s.List(ctx, rev, "")
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{files: make(map[string]string, len(es)), dirs: map[string]bool{}, byPath: map[string]*page{}, byWiki: map[string][]*page{}}
+	pending, err := s.IndexCatchUp(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	written := map[string][]byte{}
+	for _, f := range pending {
+		if f.Deleted {
+			written[f.Path] = nil
+			continue
+		}
+		written[f.Path] = f.Data
+		es = append(es, wiki.Entry{Path: f.Path}) // a spoke the batch adds; listed once below
+	}
+	snap := &snapshot{files: make(map[string]string, len(es)), dirs: map[string]bool{}, byPath: map[string]*page{}, byWiki: map[string][]*page{}, catchUp: len(pending) > 0}
 	for _, e := range es {
-		snap.files[e.Path] = e.Blob
+		data, isWritten := written[e.Path]
+		if _, seen := snap.files[e.Path]; seen || isWritten && data == nil {
+			continue
+		}
+		blob := e.Blob
+		if isWritten {
+			blob = wiki.BlobID(data)
+		}
+		snap.files[e.Path] = blob
 		for d := path.Dir(e.Path); d != "." && !snap.dirs[d]; d = path.Dir(d) {
 			snap.dirs[d] = true
 		}
 		if isPage(e.Path) {
-			snap.pages = append(snap.pages, &page{path: e.Path, blob: e.Blob})
+			pg := &page{path: e.Path, blob: blob}
+			if isWritten {
+				pg.raw = data
+			}
+			snap.pages = append(snap.pages, pg)
 		}
 	}
+	slices.SortFunc(snap.pages, func(a, b *page) int { return strings.Compare(a.path, b.path) })
 	if err := parseAll(ctx, s, snap.pages); err != nil {
 		return nil, err
 	}
@@ -88,6 +121,9 @@ func isPage(p string) bool {
 // for the lock only slows the parsers down.
 func parseAll(ctx context.Context, s *wiki.Space, pages []*page) error {
 	for _, p := range pages {
+		if p.raw != nil {
+			continue // as the batch will write it
+		}
 		data, err := s.ReadBlob(ctx, p.blob)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.path, err)

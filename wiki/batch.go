@@ -127,7 +127,18 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 			return nil, err
 		}
 		if !tx.changed() {
-			return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
+			// A batch asked to catch the index up commits when that
+			// alone changes something.
+			if !tx.catchUp {
+				return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
+			}
+			if err := tx.updateSpokes(ctx); err != nil {
+				return nil, err
+			}
+			if !tx.changed() {
+				return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
+			}
+			tx.spokesDone = true
 		}
 		if err := tx.finish(ctx); err != nil {
 			return nil, err
@@ -246,6 +257,9 @@ type Tx struct {
 	seeds map[string]*PageAt
 	// handEdited are spokes and the hub a person edited since the anchor.
 	handEdited map[string]bool
+	// catchUp commits the spokes' catch-up even when the batch writes
+	// nothing of its own (CatchUpIndex); spokesDone says it was staged.
+	catchUp, spokesDone bool
 }
 
 func newTx(s *Space, head Rev, b Batch) *Tx {
@@ -385,8 +399,10 @@ func (tx *Tx) changed() bool {
 // the topics it touched, the hub when the topic set changed, and its log
 // entry.
 func (tx *Tx) finish(ctx context.Context) error {
-	if err := tx.updateSpokes(ctx); err != nil {
-		return err
+	if !tx.spokesDone {
+		if err := tx.updateSpokes(ctx); err != nil {
+			return err
+		}
 	}
 	if tx.batch.Quiet {
 		return nil

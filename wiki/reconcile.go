@@ -173,3 +173,36 @@ func (tx *Tx) generatedBody(ctx context.Context, p string, body []byte) []byte {
 	}
 	return pa.Page.Body
 }
+
+// PendingFile is a file as the next batch will write it.
+type PendingFile struct {
+	Path    string
+	Data    []byte
+	Deleted bool
+}
+
+// IndexCatchUp returns the spokes and hub as the next batch on rev will
+// leave them when it writes no page itself: caught up with the pages
+// people changed in git since the space's last batch (nil when nothing
+// is to catch up). Lint checks the space as its batch leaves it, so that
+// a page the batch adds to a spoke is no orphan in that batch's findings.
+func (s *Space) IndexCatchUp(ctx context.Context, rev Rev) ([]PendingFile, error) {
+	if rev == "" {
+		return nil, nil
+	}
+	tx := newTx(s, rev, Batch{})
+	if err := tx.updateSpokes(ctx); err != nil {
+		return nil, err
+	}
+	var out []PendingFile
+	for _, p := range tx.order {
+		st := tx.staged[p]
+		out = append(out, PendingFile{Path: p, Data: st.data, Deleted: st.deleted})
+	}
+	return out, nil
+}
+
+// CatchUpIndex makes the batch commit even when all it changes is the
+// spokes and hub catching up with pages people changed in git: lint's
+// batch, which found the space as that catch-up leaves it, writes it.
+func (tx *Tx) CatchUpIndex() { tx.catchUp = true }

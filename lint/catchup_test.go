@@ -1,0 +1,78 @@
+package lint_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptwiki/pt/lint"
+)
+
+// The lint batch is a batch like any other: it also lists in their spokes
+// the pages people added in git, and drops those they deleted. Its
+// findings describe the space as it leaves it: no orphan for a page it
+// lists, no broken link for a spoke line it removes.
+func TestLintChecksTheSpaceAsItsBatchLeavesIt(t *testing.T) {
+	ctx := context.Background()
+	dir, s := newSpace(t)
+	write := func(p, text string) {
+		t.Helper()
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pages/old.md", "---\ntitle: Old\ntopics: [storage]\n---\nOld notes.\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "old page")
+	if _, err := lint.Run(ctx, s, lint.Options{Now: now}); err != nil { // lists pages/old.md
+		t.Fatal(err)
+	}
+	if !strings.Contains(git(t, dir, "show", "HEAD:topics/storage.md"), "pages/old.md") {
+		t.Fatal("the first lint batch did not list the page added by hand")
+	}
+	git(t, dir, "rm", "-q", "pages/old.md")
+	write("pages/guide.md", "---\ntitle: Guide\ntopics: [storage]\n---\nA guide nobody links to yet.\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "replace the page by hand")
+
+	rep, err := lint.Run(ctx, s, lint.Options{Now: now.Add(24 * 3600e9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spoke := git(t, dir, "show", "HEAD:topics/storage.md")
+	if !strings.Contains(spoke, "pages/guide.md") || strings.Contains(spoke, "pages/old.md") {
+		t.Fatalf("the lint batch did not catch the spoke up:\n%s", spoke)
+	}
+	if rep.Batch == nil {
+		t.Fatal("the lint run committed nothing")
+	}
+	if subject := git(t, dir, "log", "-1", "--format=%s"); !strings.Contains(subject, "spokes caught up") {
+		t.Errorf("the lint batch does not say it caught the spokes up: %s", subject)
+	}
+	var file struct{ Findings []lint.Finding }
+	if strings.TrimSpace(git(t, dir, "ls-tree", "--name-only", "HEAD", lint.FindingsPath)) != "" {
+		if err := json.Unmarshal([]byte(git(t, dir, "show", "HEAD:"+lint.FindingsPath)), &file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range file.Findings {
+		if f.Open() && (f.Path == "pages/guide.md" || strings.HasPrefix(f.Path, "topics/")) {
+			t.Errorf("the batch records a finding its own commit fixes: %s %s:%d %s", f.Check, f.Path, f.Line, f.Message)
+		}
+	}
+	// And the next run agrees: nothing to commit.
+	again, err := lint.Run(ctx, s, lint.Options{Now: now.Add(24 * 3600e9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Batch != nil {
+		t.Errorf("a second lint committed %s right after the first", again.Batch.Commit)
+	}
+}
