@@ -2,6 +2,7 @@ package wiki
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -48,4 +49,38 @@ func SpaceDirs(ctx context.Context, dir string) ([]string, error) {
 		out = append(out, filepath.Join(root, filepath.FromSlash(d)))
 	}
 	return out, nil
+}
+
+// spaceOf returns the space that holds repository path p at commit: the
+// nearest folder above p with a kb.yaml. It is s itself when that is s's
+// folder, and otherwise a view of the other space on the same repository
+// (pt sync rebuilds each batch with the space it was written in).
+func (s *Space) spaceOf(ctx context.Context, commit gitstore.Hash, p string) (*Space, error) {
+	for d := path.Dir(p); ; d = path.Dir(d) {
+		prefix := ""
+		if d != "." && d != "/" {
+			prefix = d + "/"
+		}
+		data, _, err := s.store.ReadFile(ctx, commit, prefix+content.ConfigFile)
+		switch {
+		case err == nil:
+			if prefix == s.prefix {
+				return s, nil
+			}
+			cfg, err := content.ParseConfig(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s%s: %w", prefix, content.ConfigFile, err)
+			}
+			o := &Space{store: s.store, prefix: prefix, cfg: cfg}
+			if wd := s.store.WorkDir(); wd != "" {
+				o.dir = filepath.Join(wd, filepath.FromSlash(prefix))
+			}
+			return o, nil
+		case !errors.Is(err, gitstore.ErrNotFound):
+			return nil, err
+		}
+		if prefix == "" {
+			return s, nil // no space holds p: rebuilt as the syncing space's
+		}
+	}
 }

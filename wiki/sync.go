@@ -468,10 +468,18 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 		return gitstore.Hash{}, nil, err
 	}
 	tr, isBatch := ParseTrailers(c.Message)
+	// A batch is rebuilt by the space it belongs to, which in a repository
+	// of several spaces need not be the one syncing.
+	bs := s
+	if isBatch && len(diff) > 0 {
+		if bs, err = s.spaceOf(ctx, c.Hash, diff[0].Path); err != nil {
+			return gitstore.Hash{}, nil, err
+		}
+	}
 	regenerate := isBatch
 	touchedLog := false
 	for _, fc := range diff {
-		p, ok := s.spacePath(fc.Path)
+		p, ok := bs.spacePath(fc.Path)
 		if !ok {
 			regenerate = false
 		}
@@ -484,7 +492,7 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 	merged := map[string][]byte{} // repo path → the merged file to write
 	applied := true               // onto holds every change of apply
 	for _, fc := range diff {
-		p, inSpace := s.spacePath(fc.Path)
+		p, inSpace := bs.spacePath(fc.Path)
 		if regenerate && inSpace && IsIndexPage(p) {
 			continue // derived: recomputed on onto
 		}
@@ -526,7 +534,7 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 	}
 	if len(conflicts) > 0 {
 		for i, p := range conflicts {
-			if sp, ok := s.spacePath(p); ok {
+			if sp, ok := bs.spacePath(p); ok {
 				conflicts[i] = sp
 			}
 		}
@@ -549,7 +557,7 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 	}
 	var changes []gitstore.Change
 	if regenerate {
-		if changes, err = s.rebuildBatch(ctx, c, tr, apply, dataOf, onto, !touchedLog); err != nil {
+		if changes, err = bs.rebuildBatch(ctx, c, tr, apply, dataOf, onto, !touchedLog); err != nil {
 			return gitstore.Hash{}, nil, err
 		}
 	} else {

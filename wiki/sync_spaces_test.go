@@ -1,0 +1,58 @@
+package wiki_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptwiki/pt/wiki"
+)
+
+// In a repository of two spaces, a sync run from one space rebuilds the
+// other space's batches as that space would: two replicas that both wrote
+// to the second space sync without a conflict on its log or spokes.
+func TestSyncRebuildsEachSpacesBatches(t *testing.T) {
+	ctx := context.Background()
+	_, bare := hostRepo(t, true)
+	seed := filepath.Join(t.TempDir(), "seed")
+	git(t, filepath.Dir(seed), "clone", "-q", bare, seed)
+	infra, _, err := wiki.Init(ctx, filepath.Join(seed, "infra"), wiki.InitOptions{Name: "infra"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infra.Close()
+	git(t, seed, "push", "-q", "origin", "main")
+
+	open := func(dir string) *wiki.Space {
+		t.Helper()
+		s, err := wiki.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	rootA, dirA := replica(t, bare, bare)
+	rootB, dirB := replica(t, bare, bare)
+	a := ingest(t, open(filepath.Join(dirA, "infra")), "Runbook A", "ops")
+	b := ingest(t, open(filepath.Join(dirB, "infra")), "Runbook B", "ops")
+	if _, err := rootA.Sync(ctx, wiki.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rootB.Sync(ctx, wiki.SyncOptions{}); err != nil {
+		t.Fatalf("second replica's sync from the other space: %v", err)
+	}
+	logText := git(t, bare, "show", "main:infra/log.md")
+	spoke := git(t, bare, "show", "main:infra/topics/ops.md")
+	for _, id := range []string{a, b} {
+		if strings.Count(logText, "`"+id+"`") != 1 {
+			t.Errorf("infra/log.md does not hold batch %s once:\n%s", id, logText)
+		}
+	}
+	for _, p := range []string{"runbook-a.md", "runbook-b.md"} {
+		if !strings.Contains(spoke, p) {
+			t.Errorf("infra's spoke lacks %s:\n%s", p, spoke)
+		}
+	}
+}
