@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"path"
@@ -56,15 +57,29 @@ func (tx *Tx) anchor(ctx context.Context) (Rev, error) {
 	return Rev(h.String()), nil
 }
 
-// touches reports whether commit c changed this space's own files: in a
-// repository of several spaces, nested or side by side, another space's
-// batch is no anchor.
+// touches reports whether batch c is this space's: in a repository of
+// several spaces, nested or side by side, another space's batch is no
+// anchor. Every batch of a space writes its log.md entry, so comparing
+// that one file at c and its parent answers without diffing the space (a
+// batch rebuilt without a log entry by pt sync is passed over, and an
+// earlier anchor costs only reading).
 func (tx *Tx) touches(ctx context.Context, c gitstore.Commit) (bool, error) {
 	if len(c.Parents) == 0 {
 		return true, nil
 	}
-	cs, err := tx.space.Diff(ctx, Rev(c.Parents[0].String()), Rev(c.Hash.String()))
-	return len(cs) > 0, err
+	st, p := tx.space.store, tx.space.repoPath(LogPath)
+	after, err := st.BlobOf(ctx, c.Hash, p)
+	if errors.Is(err, gitstore.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	before, err := st.BlobOf(ctx, c.Parents[0], p)
+	if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+		return false, err
+	}
+	return before != after, nil
 }
 
 // handChanges returns the pages changed between the space's last batch and
@@ -100,19 +115,58 @@ func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string,
 			continue
 		}
 		var hc handChange
+		var before, after []byte
 		if c.From != "" {
-			if hc.old, err = tx.memberAt(ctx, a, c.Path); err != nil {
+			if before, err = tx.space.ReadBlob(ctx, c.From); err != nil {
 				return nil, nil, err
 			}
 		}
 		if c.To != "" {
-			if hc.new, err = tx.memberAt(ctx, tx.head, c.Path); err != nil {
+			if after, err = tx.space.ReadBlob(ctx, c.To); err != nil {
 				return nil, nil, err
 			}
+		}
+		if c.From != "" && c.To != "" && bytes.Equal(frontOf(before), frontOf(after)) {
+			continue // only the body changed: the spoke entry is the same
+		}
+		if c.From != "" {
+			hc.old = memberOfData(c.Path, before)
+		}
+		if c.To != "" {
+			hc.new = memberOfData(c.Path, after)
 		}
 		out[c.Path] = hc
 	}
 	return out, rewrite, nil
+}
+
+// frontOf is a page's frontmatter block as written, fences included (nil
+// without one): all a spoke entry is made of, besides the path.
+func frontOf(data []byte) []byte {
+	first, rest, ok := bytes.Cut(data, []byte("\n"))
+	if !ok || string(bytes.TrimRight(first, " \t\r")) != "---" {
+		return nil
+	}
+	off := len(first) + 1
+	for len(rest) > 0 {
+		line, next, _ := bytes.Cut(rest, []byte("\n"))
+		if t := string(bytes.TrimRight(line, " \t\r")); t == "---" || t == "..." {
+			return data[:off+len(line)]
+		}
+		off += len(line) + 1
+		rest = next
+	}
+	return data
+}
+
+// memberOfData is a page's spoke entry from its bytes; nil when pt cannot
+// read it as a page.
+func memberOfData(p string, data []byte) *member {
+	pg, err := content.Parse(p, data)
+	if err != nil {
+		return nil
+	}
+	return memberOf(p, pg)
 }
 
 // pageAtAnchor reads p as it was at the anchor (or as a revert seeded it);
@@ -129,23 +183,6 @@ func (tx *Tx) pageAtAnchor(ctx context.Context, p string) (*PageAt, error) {
 		return nil, nil
 	}
 	return pa, err
-}
-
-// memberAt is p's spoke entry at rev; nil when it is not there or not a
-// page pt can read.
-func (tx *Tx) memberAt(ctx context.Context, rev Rev, p string) (*member, error) {
-	data, _, err := tx.space.ReadFile(ctx, rev, p)
-	if errors.Is(err, ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	pg, err := content.Parse(p, data)
-	if err != nil {
-		return nil, nil
-	}
-	return memberOf(p, pg), nil
 }
 
 // spokeSlug returns the topic of a spoke file: topics/<slug>.md or one of

@@ -108,6 +108,9 @@ func (s *Store) diffEntry(ctx context.Context, x, y *treeEntry, dir string, out 
 			fb = y.hash
 		}
 	}
+	if fa == fb && ta == tb {
+		return nil // unchanged: most entries of a large folder
+	}
 	p := join(dir, name)
 	if fa != fb {
 		*out = append(*out, FileChange{Path: p, From: fa, To: fb})
