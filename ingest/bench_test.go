@@ -192,3 +192,56 @@ func BenchmarkSummarizeCorpora(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(bodies)), "files/op")
 }
+
+// BenchmarkIngestAfterHandEdits ingests one source right after a person's
+// plain git commit that appended a line to k pages of a 10,000-page space:
+// the batch catches the spokes up with those pages first (only the commit
+// is outside the timer).
+//
+//	go test ./ingest/ -run '^$' -bench IngestAfterHandEdits -benchtime 5x
+func BenchmarkIngestAfterHandEdits(b *testing.B) {
+	for _, k := range []int{1, 100, 10000} {
+		b.Run(fmt.Sprintf("pages=10000/k=%d", k), func(b *testing.B) {
+			s := benchSpace(b, 10000)
+			ctx := context.Background()
+			head, err := s.Head(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			es, err := s.Pages(ctx, head)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var pages []string
+			for _, e := range es {
+				if !wiki.IsIndexPage(e.Path) {
+					pages = append(pages, e.Path)
+				}
+			}
+			r := rand.New(rand.NewPCG(3, 4))
+			i := 0
+			for b.Loop() {
+				b.StopTimer()
+				i++
+				r.Shuffle(len(pages), func(x, y int) { pages[x], pages[y] = pages[y], pages[x] })
+				for _, p := range pages[:min(k, len(pages))] {
+					f, err := os.OpenFile(filepath.Join(s.Dir(), p), os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						b.Fatal(err)
+					}
+					fmt.Fprintf(f, "\nHand edit %d.\n", i)
+					f.Close()
+				}
+				git(b, s.Dir(), "add", "-A")
+				git(b, s.Dir(), "commit", "-q", "-m", fmt.Sprintf("hand edit %d", i))
+				b.StartTimer()
+				if _, err := ingest.Ingest(ctx, s, ingest.Source{
+					Title: fmt.Sprintf("After hand edits %d", i), Body: []byte(fmt.Sprintf(standup+"\nRun %d.\n", i)),
+					Kind: "meeting-notes", ApprovedBy: "dana", Author: dana, When: t0,
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
