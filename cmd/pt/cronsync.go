@@ -44,5 +44,5 @@ func syncOnce(ctx context.Context, logger *log.Logger, s *wiki.Space) {
 		logger.Printf("sync failed (local batches are kept and pushed by the next sync): %v", err)
 		return
 	}
-	logger.Printf("sync %s: received %d, pushed %d", res.Remote, res.Received, res.Pushed)
+	logger.Printf("sync %s: received %d, pushed %d%s", res.Remote, res.Received, res.Pushed, droppedNote(res))
 }

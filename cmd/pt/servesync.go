@@ -33,8 +33,8 @@ func startSync(e *env, s *wiki.Space, every time.Duration) func() {
 			fmt.Fprintf(e.stderr, "pt: sync failed (local batches are kept and pushed by the next sync): %v\n", err)
 			return
 		}
-		if r.Received > 0 || r.Pushed > 0 {
-			fmt.Fprintf(e.stderr, "pt: sync %s: received %d, pushed %d\n", r.Remote, r.Received, r.Pushed)
+		if r.Received > 0 || r.Pushed > 0 || len(r.Dropped) > 0 {
+			fmt.Fprintf(e.stderr, "pt: sync %s: received %d, pushed %d%s\n", r.Remote, r.Received, r.Pushed, droppedNote(r))
 		}
 	}
 	y := wiki.NewSyncer(s, opts, every, func(r *wiki.SyncResult, err error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -85,4 +86,20 @@ func printSync(w io.Writer, res *wiki.SyncResult) {
 	for _, p := range res.WorktreeSkipped {
 		fmt.Fprintf(w, "  note: %s has uncommitted edits in the work tree; left as it is\n", p)
 	}
+}
+
+// droppedNote names, for the one-line sync reports of pt serve and pt cron,
+// the local batches a sync dropped because the remote already held them.
+func droppedNote(r *wiki.SyncResult) string {
+	if len(r.Dropped) == 0 {
+		return ""
+	}
+	ids := make([]string, len(r.Dropped))
+	for i, d := range r.Dropped {
+		ids[i] = d.Batch
+		if ids[i] == "" {
+			ids[i] = short(d.Commit)
+		}
+	}
+	return fmt.Sprintf(", dropped %s (already applied upstream)", strings.Join(ids, ", "))
 }
