@@ -76,3 +76,53 @@ func TestLintChecksTheSpaceAsItsBatchLeavesIt(t *testing.T) {
 		t.Errorf("a second lint committed %s right after the first", again.Batch.Commit)
 	}
 }
+
+// A page marked stale may empty the spoke another page links to: the
+// checks see that spoke gone, as the batch leaves it, so the lint after
+// has nothing new to commit.
+func TestLintChecksSpokesAfterMarkingStale(t *testing.T) {
+	ctx := context.Background()
+	dir, s := newSpace(t)
+	write := func(p, text string) {
+		t.Helper()
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv1\n")
+	blob := strings.TrimSpace(git(t, dir, "hash-object", "sources/s.md"))
+	write("summaries/s.md", "---\ntitle: Sum\nkind: source_summary\ntopics: [solo]\nsummary: x\nauthor: {kind: agent, name: bot}\nprovenance:\n  derived_from:\n    - {path: sources/s.md, revision: "+blob+"}\n---\nsummary\n")
+	write("pages/h.md", "---\ntitle: H\ntopics: [other]\nsummary: h\n---\nSee [solo](../topics/solo.md).\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "pages")
+	if _, err := lint.Run(ctx, s, lint.Options{Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv2\n")
+	git(t, dir, "commit", "-q", "-am", "edit source")
+	rep, err := lint.Run(ctx, s, lint.Options{Now: now.Add(48 * 3600e9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.MarkedStale) != 1 {
+		t.Fatalf("marked stale %v, want summaries/s.md", rep.MarkedStale)
+	}
+	broken := false
+	for _, f := range rep.Open() {
+		broken = broken || f.Check == lint.CheckCrossref && f.Path == "pages/h.md"
+	}
+	if !broken {
+		t.Error("the link to the spoke the batch empties is not reported")
+	}
+	again, err := lint.Run(ctx, s, lint.Options{Now: now.Add(48 * 3600e9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Batch != nil {
+		t.Errorf("a lint right after a lint committed %s", again.Batch.Commit)
+	}
+}

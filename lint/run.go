@@ -197,6 +197,17 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 			pg.parse(data)
 		}
 		if len(p.pages) > 0 {
+			// The spokes follow the pages marked stale (one may empty a
+			// spoke a page links to): check them as the batch leaves them.
+			staged := make([]wiki.PendingFile, len(p.pages))
+			for i, pg := range p.pages {
+				staged[i] = wiki.PendingFile{Path: pg.path, Data: pg.raw}
+			}
+			pending, err := s.IndexCatchUp(ctx, head, staged...)
+			if err != nil {
+				return nil, err
+			}
+			snap.overlay(pending)
 			r = snap.check(now)
 		}
 	}

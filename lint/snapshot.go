@@ -51,45 +51,69 @@ func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap := &snapshot{files: make(map[string]string, len(es)), dirs: map[string]bool{}}
+	for _, e := range es {
+		snap.files[e.Path] = e.Blob
+		snap.addDirs(e.Path)
+		if isPage(e.Path) {
+			snap.pages = append(snap.pages, &page{path: e.Path, blob: e.Blob})
+		}
+	}
+	if err := parseAll(ctx, s, snap.pages); err != nil {
+		return nil, err
+	}
 	pending, err := s.IndexCatchUp(ctx, rev)
 	if err != nil {
 		return nil, err
 	}
-	written := map[string][]byte{}
-	for _, f := range pending {
-		if f.Deleted {
-			written[f.Path] = nil
-			continue
-		}
-		written[f.Path] = f.Data
-		es = append(es, wiki.Entry{Path: f.Path}) // a spoke the batch adds; listed once below
+	snap.index()
+	snap.catchUp = len(pending) > 0
+	snap.overlay(pending)
+	return snap, nil
+}
+
+func (snap *snapshot) addDirs(p string) {
+	for d := path.Dir(p); d != "." && !snap.dirs[d]; d = path.Dir(d) {
+		snap.dirs[d] = true
 	}
-	snap := &snapshot{files: make(map[string]string, len(es)), dirs: map[string]bool{}, byPath: map[string]*page{}, byWiki: map[string][]*page{}, catchUp: len(pending) > 0}
-	for _, e := range es {
-		data, isWritten := written[e.Path]
-		if _, seen := snap.files[e.Path]; seen || isWritten && data == nil {
+}
+
+// overlay puts files as a batch will write them into the snapshot (parsed
+// on the spot: a few spokes and the hub) and indexes its pages again.
+func (snap *snapshot) overlay(files []wiki.PendingFile) {
+	gone := map[string]bool{}
+	for _, f := range files {
+		if f.Deleted {
+			delete(snap.files, f.Path)
+			gone[f.Path] = true
 			continue
 		}
-		blob := e.Blob
-		if isWritten {
-			blob = wiki.BlobID(data)
+		snap.files[f.Path] = wiki.BlobID(f.Data)
+		snap.addDirs(f.Path)
+		if !isPage(f.Path) {
+			continue
 		}
-		snap.files[e.Path] = blob
-		for d := path.Dir(e.Path); d != "." && !snap.dirs[d]; d = path.Dir(d) {
-			snap.dirs[d] = true
+		if pg := snap.byPath[f.Path]; pg != nil {
+			pg.blob = wiki.BlobID(f.Data)
+			pg.parse(f.Data)
+			continue
 		}
-		if isPage(e.Path) {
-			pg := &page{path: e.Path, blob: blob}
-			if isWritten {
-				pg.raw = data
-			}
-			snap.pages = append(snap.pages, pg)
-		}
+		pg := &page{path: f.Path, blob: wiki.BlobID(f.Data)}
+		pg.parse(f.Data)
+		snap.pages = append(snap.pages, pg)
+		snap.byPath[f.Path] = pg // a later file of the same path finds it
+	}
+	if len(gone) > 0 {
+		snap.pages = slices.DeleteFunc(snap.pages, func(p *page) bool { return gone[p.path] })
 	}
 	slices.SortFunc(snap.pages, func(a, b *page) int { return strings.Compare(a.path, b.path) })
-	if err := parseAll(ctx, s, snap.pages); err != nil {
-		return nil, err
-	}
+	snap.index()
+}
+
+// index maps the pages by path and by the names wiki links use.
+func (snap *snapshot) index() {
+	snap.byPath = make(map[string]*page, len(snap.pages))
+	snap.byWiki = map[string][]*page{}
 	for _, p := range snap.pages {
 		snap.byPath[p.path] = p
 		keys := []string{
@@ -108,7 +132,6 @@ func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
 			}
 		}
 	}
-	return snap, nil
 }
 
 // isPage reports whether lint looks at a file: Markdown, not hidden.
@@ -121,9 +144,6 @@ func isPage(p string) bool {
 // for the lock only slows the parsers down.
 func parseAll(ctx context.Context, s *wiki.Space, pages []*page) error {
 	for _, p := range pages {
-		if p.raw != nil {
-			continue // as the batch will write it
-		}
 		data, err := s.ReadBlob(ctx, p.blob)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.path, err)

@@ -218,23 +218,38 @@ type PendingFile struct {
 	Deleted bool
 }
 
-// IndexCatchUp returns the spokes and hub as the next batch on rev will
-// leave them when it writes no page itself: caught up with the pages
-// people changed in git since the space's last batch (nil when nothing
-// is to catch up). Lint checks the space as its batch leaves it, so that
-// a page the batch adds to a spoke is no orphan in that batch's findings.
-func (s *Space) IndexCatchUp(ctx context.Context, rev Rev) ([]PendingFile, error) {
+// IndexCatchUp returns the spokes and hub as a batch on rev that writes
+// the given pages will leave them: following those pages, and caught up
+// with the pages people changed in git since the space's last batch (nil
+// when nothing changes). Lint checks the space as its batch leaves it, so
+// that a page the batch adds to a spoke is no orphan in that batch's
+// findings, nor a spoke it empties a link target.
+func (s *Space) IndexCatchUp(ctx context.Context, rev Rev, pages ...PendingFile) ([]PendingFile, error) {
 	if rev == "" {
 		return nil, nil
 	}
 	tx := newTx(s, rev, Batch{})
+	written := map[string]bool{}
+	for _, f := range pages {
+		written[f.Path] = true
+		var err error
+		if f.Deleted {
+			err = tx.Delete(ctx, f.Path, RolePage)
+		} else {
+			_, err = tx.PutFile(ctx, f.Path, f.Data, RolePage)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	if err := tx.updateSpokes(ctx); err != nil {
 		return nil, err
 	}
 	var out []PendingFile
 	for _, p := range tx.order {
-		st := tx.staged[p]
-		out = append(out, PendingFile{Path: p, Data: st.data, Deleted: st.deleted})
+		if st := tx.staged[p]; !written[p] {
+			out = append(out, PendingFile{Path: p, Data: st.data, Deleted: st.deleted})
+		}
 	}
 	return out, nil
 }
