@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki/internal/gitstore"
@@ -126,7 +127,7 @@ func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string,
 				return nil, nil, err
 			}
 		}
-		if c.From != "" && c.To != "" && bytes.Equal(frontOf(before), frontOf(after)) {
+		if c.From != "" && c.To != "" && bytes.Equal(frontOf(before), frontOf(after)) && readable(before) == readable(after) {
 			continue // only the body changed: the spoke entry is the same
 		}
 		if c.From != "" {
@@ -157,6 +158,13 @@ func frontOf(data []byte) []byte {
 		rest = next
 	}
 	return data
+}
+
+// readable reports whether content.Parse can read a file at all, whatever
+// its frontmatter: a body with a NUL byte, invalid UTF-8 or past the size
+// limit makes the page unreadable, and so no member of any spoke.
+func readable(data []byte) bool {
+	return len(data) <= content.MaxPageSize && bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
 }
 
 // memberOfData is a page's spoke entry from its bytes; nil when pt cannot

@@ -227,3 +227,48 @@ func TestHandEditsInsideBlocksAreReplaced(t *testing.T) {
 		t.Errorf("hub lacks the ranking topic a person removed from its block:\n%s", hub)
 	}
 }
+
+// A page people fix only below its frontmatter, so that pt can read it at
+// all (its encoding), joins its spoke at the next batch, and one a body
+// edit makes unreadable leaves it.
+func TestSpokesFollowPagesMadeReadableInGit(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t)
+	write := func(text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, "pages"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "pages", "a.md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-qm", "edit a")
+	}
+	n := 0
+	batch := func() {
+		t.Helper()
+		n++
+		p := fmt.Sprintf("pages/b%d.md", n)
+		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, p, page(p, "other"), wiki.RolePage)
+				return err
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	front := "---\ntitle: A\ntopics: [storage]\n---\n"
+	write(front + "Caf\xe9 notes.\n")
+	batch()
+	write(front + "Café notes.\n")
+	batch()
+	if got := git(t, dir, "show", "HEAD:topics/storage.md"); !strings.Contains(got, "pages/a.md") {
+		t.Errorf("the page made readable is not listed:\n%s", got)
+	}
+	write(front + "Caf\xe9 again.\n")
+	batch()
+	if got := git(t, dir, "ls-tree", "--name-only", "HEAD", "topics/"); strings.Contains(got, "storage") {
+		t.Errorf("the page made unreadable still has its spoke: %s", got)
+	}
+}
