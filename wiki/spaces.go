@@ -53,19 +53,28 @@ func SpaceDirs(ctx context.Context, dir string) ([]string, error) {
 
 // spaceOf returns the space that holds repository path p at commit: the
 // nearest folder above p with a kb.yaml. It is s itself when that is s's
-// folder, and otherwise a view of the other space on the same repository
-// (pt sync rebuilds each batch with the space it was written in).
-func (s *Space) spaceOf(ctx context.Context, commit gitstore.Hash, p string) (*Space, error) {
+// folder, and otherwise a view of the other space on the same repository,
+// configured by its kb.yaml at onto (pt sync rebuilds each batch with the
+// space it was written in, on the remote's branch). It is nil when that
+// space is gone from onto: the batch cannot be rebuilt as a space's.
+func (s *Space) spaceOf(ctx context.Context, commit, onto gitstore.Hash, p string) (*Space, error) {
 	for d := path.Dir(p); ; d = path.Dir(d) {
 		prefix := ""
 		if d != "." && d != "/" {
 			prefix = d + "/"
 		}
-		data, _, err := s.store.ReadFile(ctx, commit, prefix+content.ConfigFile)
+		_, err := s.store.BlobOf(ctx, commit, prefix+content.ConfigFile)
 		switch {
 		case err == nil:
 			if prefix == s.prefix {
 				return s, nil
+			}
+			data, _, err := s.store.ReadFile(ctx, onto, prefix+content.ConfigFile)
+			if errors.Is(err, gitstore.ErrNotFound) {
+				return nil, nil
+			}
+			if err != nil {
+				return nil, err
 			}
 			cfg, err := content.ParseConfig(data)
 			if err != nil {

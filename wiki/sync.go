@@ -470,13 +470,18 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 	tr, isBatch := ParseTrailers(c.Message)
 	// A batch is rebuilt by the space it belongs to, which in a repository
 	// of several spaces need not be the one syncing.
-	bs := s
+	bs, regenerate := s, isBatch
 	if isBatch && len(diff) > 0 {
-		if bs, err = s.spaceOf(ctx, c.Hash, diff[0].Path); err != nil {
+		o, err := s.spaceOf(ctx, c.Hash, onto, diff[0].Path)
+		if err != nil {
 			return gitstore.Hash{}, nil, err
 		}
+		if o == nil {
+			regenerate = false // its space is gone upstream: file by file, which conflicts
+		} else {
+			bs = o
+		}
 	}
-	regenerate := isBatch
 	touchedLog := false
 	for _, fc := range diff {
 		p, ok := bs.spacePath(fc.Path)

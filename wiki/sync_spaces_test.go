@@ -56,3 +56,34 @@ func TestSyncRebuildsEachSpacesBatches(t *testing.T) {
 		}
 	}
 }
+
+// A batch of a space that was deleted upstream is not rebuilt there as a
+// folder without its kb.yaml: the sync reports the conflict.
+func TestSyncDoesNotRebuildADeletedSpace(t *testing.T) {
+	ctx := context.Background()
+	_, bare := hostRepo(t, true)
+	seed := filepath.Join(t.TempDir(), "seed")
+	git(t, filepath.Dir(seed), "clone", "-q", bare, seed)
+	infra, _, err := wiki.Init(ctx, filepath.Join(seed, "infra"), wiki.InitOptions{Name: "infra"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infra.Close()
+	git(t, seed, "push", "-q", "origin", "main")
+	root, dir := replica(t, bare, bare)
+	s, err := wiki.Open(ctx, filepath.Join(dir, "infra"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ingest(t, s, "Runbook A", "ops")
+	git(t, seed, "rm", "-q", "-r", "infra")
+	git(t, seed, "commit", "-q", "-m", "remove the infra space")
+	git(t, seed, "push", "-q", "origin", "main")
+	if _, err := root.Sync(ctx, wiki.SyncOptions{}); err == nil || !strings.Contains(err.Error(), "conflict") {
+		t.Errorf("sync of a batch whose space is gone upstream: %v, want a conflict", err)
+	}
+	if got := git(t, bare, "ls-tree", "--name-only", "main", "infra"); got != "" {
+		t.Errorf("the host holds infra/ again: %s", got)
+	}
+}
