@@ -127,3 +127,60 @@ func TestSyncMergesTwoReplicasFindings(t *testing.T) {
 		t.Errorf("lint after the merge committed %s: the merged findings.json was not what lint writes", rep.Batch.Commit)
 	}
 }
+
+// Two replicas that both caught the spokes up with a page a person added
+// (each in a lint batch with no new findings) push one such batch: the
+// second to sync drops its own as already applied upstream.
+func TestSyncDropsASecondCatchUpLint(t *testing.T) {
+	ctx := context.Background()
+	seed, _ := newSpace(t)
+	root := t.TempDir()
+	bare := filepath.Join(root, "host.git")
+	git(t, root, "init", "-q", "--bare", "-b", "main", bare)
+	git(t, seed, "push", "-q", bare, "main")
+	clone := func(name string) (string, *wiki.Space) {
+		dir := filepath.Join(root, name)
+		git(t, root, "clone", "-q", bare, dir)
+		s, err := wiki.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return dir, s
+	}
+	dirA, a := clone("a")
+	_, b := clone("b")
+	full := filepath.Join(dirA, "pages/p.md")
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte("---\ntitle: P\ntopics: [ops]\nsummary: p\n---\nSee [the ops topic](../topics/ops.md).\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dirA, "add", "-A")
+	git(t, dirA, "commit", "-q", "-m", "a page by hand")
+	for _, s := range []*wiki.Space{a, b} {
+		if _, err := s.Sync(ctx, syncOpts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, s := range []*wiki.Space{a, b} {
+		rep, err := lint.Run(ctx, s, lint.Options{Now: now.Add(time.Duration(i) * time.Minute)})
+		if err != nil || rep.Batch == nil {
+			t.Fatalf("replica %d's lint: %v %+v", i, err, rep)
+		}
+	}
+	if _, err := a.Sync(ctx, syncOpts); err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Sync(ctx, syncOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dropped) != 1 || res.Pushed != 0 {
+		t.Errorf("second replica's sync: dropped %+v, pushed %d; want its catch-up batch dropped", res.Dropped, res.Pushed)
+	}
+	if n := strings.Count(git(t, bare, "log", "--format=%s", "main"), "spokes caught up"); n != 1 {
+		t.Errorf("the host holds %d catch-up lint batches, want 1", n)
+	}
+}

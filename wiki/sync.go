@@ -565,6 +565,11 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 		if changes, err = bs.rebuildBatch(ctx, c, tr, apply, dataOf, onto, !touchedLog); err != nil {
 			return gitstore.Hash{}, nil, err
 		}
+		if len(apply) == 0 && onlyLog(bs, changes) {
+			// A batch of derived pages alone (lint catching the spokes up)
+			// whose work the remote already did: only its log entry is left.
+			return gitstore.Hash{}, nil, errApplied
+		}
 	} else {
 		for _, fc := range apply {
 			data, deleted, err := dataOf(fc)
@@ -671,4 +676,15 @@ func hexOrEmpty(h gitstore.Hash) string {
 		return ""
 	}
 	return h.String()
+}
+
+// onlyLog reports whether a rebuilt batch's changes are all to the log.
+func onlyLog(s *Space, changes []gitstore.Change) bool {
+	for _, c := range changes {
+		p, ok := s.spacePath(c.Path)
+		if !ok || p != LogPath && !strings.HasPrefix(p, LogDir) {
+			return false
+		}
+	}
+	return true
 }
