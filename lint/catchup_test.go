@@ -3,8 +3,6 @@ package lint_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,16 +16,7 @@ import (
 func TestLintChecksTheSpaceAsItsBatchLeavesIt(t *testing.T) {
 	ctx := context.Background()
 	dir, s := newSpace(t)
-	write := func(p, text string) {
-		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, text string) { t.Helper(); writeFile(t, dir, p, text) }
 	write("pages/old.md", "---\ntitle: Old\ntopics: [storage]\n---\nOld notes.\n")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "old page")
@@ -83,16 +72,7 @@ func TestLintChecksTheSpaceAsItsBatchLeavesIt(t *testing.T) {
 func TestLintChecksSpokesAfterMarkingStale(t *testing.T) {
 	ctx := context.Background()
 	dir, s := newSpace(t)
-	write := func(p, text string) {
-		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, text string) { t.Helper(); writeFile(t, dir, p, text) }
 	write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv1\n")
 	blob := strings.TrimSpace(git(t, dir, "hash-object", "sources/s.md"))
 	write("summaries/s.md", "---\ntitle: Sum\nkind: source_summary\ntopics: [solo]\nsummary: x\nauthor: {kind: agent, name: bot}\nprovenance:\n  derived_from:\n    - {path: sources/s.md, revision: "+blob+"}\n---\nsummary\n")

@@ -19,6 +19,40 @@ var syncOpts = wiki.SyncOptions{
 	Retitle: map[string]wiki.RetitleFunc{lint.FindingsPath: lint.RetitleMerged},
 }
 
+// hostWithClones makes a host repository (bare) holding a new space, and
+// returns it with a function that clones it and opens the clone's space.
+func hostWithClones(t *testing.T) (bare string, clone func(name string) (string, *wiki.Space)) {
+	t.Helper()
+	seed, _ := newSpace(t)
+	root := t.TempDir()
+	bare = filepath.Join(root, "host.git")
+	git(t, root, "init", "-q", "--bare", "-b", "main", bare)
+	git(t, seed, "push", "-q", bare, "main")
+	return bare, func(name string) (string, *wiki.Space) {
+		t.Helper()
+		dir := filepath.Join(root, name)
+		git(t, root, "clone", "-q", bare, dir)
+		s, err := wiki.Open(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return dir, s
+	}
+}
+
+// writeFile writes a file of the work tree, as a person's editor would.
+func writeFile(t *testing.T, dir, p, text string) {
+	t.Helper()
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Two replicas of one host repository both run lint before either syncs:
 // the second to sync rebuilds its lint batch on the first's findings.json
 // without a conflict, and the host's findings.json holds each finding
@@ -26,27 +60,9 @@ var syncOpts = wiki.SyncOptions{
 // later did, plus the finding only the second run saw.
 func TestSyncMergesTwoReplicasFindings(t *testing.T) {
 	ctx := context.Background()
-	seed, _ := newSpace(t)
-	root := t.TempDir()
-	bare := filepath.Join(root, "host.git")
-	git(t, root, "init", "-q", "--bare", "-b", "main", bare)
-	git(t, seed, "push", "-q", bare, "main")
-	clone := func(name string) (string, *wiki.Space) {
-		dir := filepath.Join(root, name)
-		git(t, root, "clone", "-q", bare, dir)
-		s, err := wiki.Open(ctx, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return dir, s
-	}
+	bare, clone := hostWithClones(t)
 	commitPage := func(dir, p, body string) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, p, body)
 		git(t, dir, "add", p)
 		git(t, dir, "commit", "-q", "-m", "add "+p)
 	}
@@ -133,30 +149,10 @@ func TestSyncMergesTwoReplicasFindings(t *testing.T) {
 // second to sync drops its own as already applied upstream.
 func TestSyncDropsASecondCatchUpLint(t *testing.T) {
 	ctx := context.Background()
-	seed, _ := newSpace(t)
-	root := t.TempDir()
-	bare := filepath.Join(root, "host.git")
-	git(t, root, "init", "-q", "--bare", "-b", "main", bare)
-	git(t, seed, "push", "-q", bare, "main")
-	clone := func(name string) (string, *wiki.Space) {
-		dir := filepath.Join(root, name)
-		git(t, root, "clone", "-q", bare, dir)
-		s, err := wiki.Open(ctx, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return dir, s
-	}
+	bare, clone := hostWithClones(t)
 	dirA, a := clone("a")
 	_, b := clone("b")
-	full := filepath.Join(dirA, "pages/p.md")
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte("---\ntitle: P\ntopics: [ops]\nsummary: p\n---\nSee [the ops topic](../topics/ops.md).\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dirA, "pages/p.md", "---\ntitle: P\ntopics: [ops]\nsummary: p\n---\nSee [the ops topic](../topics/ops.md).\n")
 	git(t, dirA, "add", "-A")
 	git(t, dirA, "commit", "-q", "-m", "a page by hand")
 	for _, s := range []*wiki.Space{a, b} {

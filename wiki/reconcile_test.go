@@ -16,20 +16,9 @@ import (
 // topic, added by hand, a spoke deleted) are reflected in the spokes and
 // the hub by the next batch, whatever that batch writes.
 func TestSpokesFollowPagesEditedInGit(t *testing.T) {
-	ctx := context.Background()
 	s, dir := newSpace(t)
-	n := 0
-	put := func(p string, topics ...string) {
-		t.Helper()
-		n++
-		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
-			func(ctx context.Context, tx *wiki.Tx) error {
-				_, err := tx.Put(ctx, p, page(strings.TrimSuffix(filepath.Base(p), ".md"), topics...), wiki.RolePage)
-				return err
-			}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write1 := pageWriter(t)
+	put := func(p string, topics ...string) { t.Helper(); write1(s, p, topics...) }
 	write := func(p, text string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
@@ -132,18 +121,8 @@ func TestSpokesFollowGitEditsPastOtherCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inner.Close()
-	n := 0
-	put := func(sp *wiki.Space, p string) {
-		t.Helper()
-		n++
-		if _, err := sp.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
-			func(ctx context.Context, tx *wiki.Tx) error {
-				_, err := tx.Put(ctx, p, page(strings.TrimSuffix(filepath.Base(p), ".md"), "storage"), wiki.RolePage)
-				return err
-			}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write1 := pageWriter(t)
+	put := func(sp *wiki.Space, p string) { t.Helper(); write1(sp, p, "storage") }
 	put(s, "pages/pack.md")
 	put(s, "pages/keep.md")
 	git(t, dir, "rm", "-q", "pages/pack.md")
@@ -166,20 +145,9 @@ func TestSpokesFollowGitEditsPastOtherCommits(t *testing.T) {
 // replaced by the next batch, as the markers say; their text outside the
 // blocks stays.
 func TestHandEditsInsideBlocksAreReplaced(t *testing.T) {
-	ctx := context.Background()
 	s, dir := newSpace(t)
-	n := 0
-	put := func(p string, topics ...string) {
-		t.Helper()
-		n++
-		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
-			func(ctx context.Context, tx *wiki.Tx) error {
-				_, err := tx.Put(ctx, p, page(strings.TrimSuffix(filepath.Base(p), ".md"), topics...), wiki.RolePage)
-				return err
-			}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write1 := pageWriter(t)
+	put := func(p string, topics ...string) { t.Helper(); write1(s, p, topics...) }
 	edit := func(p string, f func(string) string) {
 		t.Helper()
 		data, err := os.ReadFile(filepath.Join(dir, p))
@@ -232,7 +200,6 @@ func TestHandEditsInsideBlocksAreReplaced(t *testing.T) {
 // all (its encoding), joins its spoke at the next batch, and one a body
 // edit makes unreadable leaves it.
 func TestSpokesFollowPagesMadeReadableInGit(t *testing.T) {
-	ctx := context.Background()
 	s, dir := newSpace(t)
 	write := func(text string) {
 		t.Helper()
@@ -245,19 +212,8 @@ func TestSpokesFollowPagesMadeReadableInGit(t *testing.T) {
 		git(t, dir, "add", "-A")
 		git(t, dir, "commit", "-qm", "edit a")
 	}
-	n := 0
-	batch := func() {
-		t.Helper()
-		n++
-		p := fmt.Sprintf("pages/b%d.md", n)
-		if _, err := s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
-			func(ctx context.Context, tx *wiki.Tx) error {
-				_, err := tx.Put(ctx, p, page(p, "other"), wiki.RolePage)
-				return err
-			}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write1, n := pageWriter(t), 0
+	batch := func() { t.Helper(); n++; write1(s, fmt.Sprintf("pages/b%d.md", n), "other") }
 	front := "---\ntitle: A\ntopics: [storage]\n---\n"
 	write(front + "Caf\xe9 notes.\n")
 	batch()
@@ -270,5 +226,22 @@ func TestSpokesFollowPagesMadeReadableInGit(t *testing.T) {
 	batch()
 	if got := git(t, dir, "ls-tree", "--name-only", "HEAD", "topics/"); strings.Contains(got, "storage") {
 		t.Errorf("the page made unreadable still has its spoke: %s", got)
+	}
+}
+
+// pageWriter returns a function that writes one page per batch, each an
+// hour after the last, in the space given.
+func pageWriter(t *testing.T) func(s *wiki.Space, p string, topics ...string) {
+	n := 0
+	return func(s *wiki.Space, p string, topics ...string) {
+		t.Helper()
+		n++
+		if _, err := s.Apply(context.Background(), wiki.Batch{Kind: wiki.KindIngest, Title: p, ApprovedBy: "dana", When: t0.Add(time.Duration(n) * time.Hour)},
+			func(ctx context.Context, tx *wiki.Tx) error {
+				_, err := tx.Put(ctx, p, page(strings.TrimSuffix(filepath.Base(p), ".md"), topics...), wiki.RolePage)
+				return err
+			}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

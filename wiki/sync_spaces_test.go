@@ -14,15 +14,7 @@ import (
 // to the second space sync without a conflict on its log or spokes.
 func TestSyncRebuildsEachSpacesBatches(t *testing.T) {
 	ctx := context.Background()
-	_, bare := hostRepo(t, true)
-	seed := filepath.Join(t.TempDir(), "seed")
-	git(t, filepath.Dir(seed), "clone", "-q", bare, seed)
-	infra, _, err := wiki.Init(ctx, filepath.Join(seed, "infra"), wiki.InitOptions{Name: "infra"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	infra.Close()
-	git(t, seed, "push", "-q", "origin", "main")
+	bare, _ := twoSpaceHost(t)
 
 	open := func(dir string) *wiki.Space {
 		t.Helper()
@@ -61,15 +53,7 @@ func TestSyncRebuildsEachSpacesBatches(t *testing.T) {
 // folder without its kb.yaml: the sync reports the conflict.
 func TestSyncDoesNotRebuildADeletedSpace(t *testing.T) {
 	ctx := context.Background()
-	_, bare := hostRepo(t, true)
-	seed := filepath.Join(t.TempDir(), "seed")
-	git(t, filepath.Dir(seed), "clone", "-q", bare, seed)
-	infra, _, err := wiki.Init(ctx, filepath.Join(seed, "infra"), wiki.InitOptions{Name: "infra"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	infra.Close()
-	git(t, seed, "push", "-q", "origin", "main")
+	bare, seed := twoSpaceHost(t)
 	root, dir := replica(t, bare, bare)
 	s, err := wiki.Open(ctx, filepath.Join(dir, "infra"))
 	if err != nil {
@@ -86,4 +70,20 @@ func TestSyncDoesNotRebuildADeletedSpace(t *testing.T) {
 	if got := git(t, bare, "ls-tree", "--name-only", "main", "infra"); got != "" {
 		t.Errorf("the host holds infra/ again: %s", got)
 	}
+}
+
+// twoSpaceHost makes a host repository (bare) of two spaces, the root and
+// infra/, and returns it with the person's clone that created infra/.
+func twoSpaceHost(t *testing.T) (bare, seed string) {
+	t.Helper()
+	_, bare = hostRepo(t, true)
+	seed = filepath.Join(t.TempDir(), "seed")
+	git(t, filepath.Dir(seed), "clone", "-q", bare, seed)
+	infra, _, err := wiki.Init(context.Background(), filepath.Join(seed, "infra"), wiki.InitOptions{Name: "infra"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infra.Close()
+	git(t, seed, "push", "-q", "origin", "main")
+	return bare, seed
 }
