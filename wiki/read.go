@@ -237,22 +237,19 @@ func (s *Space) Diff(ctx context.Context, from, to Rev) ([]FileChange, error) {
 // ownChange keeps of a change only the sides at which the file was this
 // space's own, not a nested space's.
 func (s *Space) ownChange(ctx context.Context, fc FileChange, before, after *nestedAt) (FileChange, error) {
-	if fc.From != "" {
-		in, err := before.in(ctx, fc.Path)
+	for _, side := range []struct {
+		blob *string
+		at   *nestedAt
+	}{{&fc.From, before}, {&fc.To, after}} {
+		if *side.blob == "" {
+			continue
+		}
+		in, err := side.at.in(ctx, fc.Path)
 		if err != nil {
 			return fc, err
 		}
 		if in {
-			fc.From = ""
-		}
-	}
-	if fc.To != "" {
-		in, err := after.in(ctx, fc.Path)
-		if err != nil {
-			return fc, err
-		}
-		if in {
-			fc.To = ""
+			*side.blob = ""
 		}
 	}
 	return fc, nil
