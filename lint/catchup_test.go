@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ptwiki/pt/lint"
+	"github.com/ptwiki/pt/wiki"
 )
 
 // The lint batch is a batch like any other: it also lists in their spokes
@@ -104,5 +105,69 @@ func TestLintChecksSpokesAfterMarkingStale(t *testing.T) {
 	}
 	if again.Batch != nil {
 		t.Errorf("a lint right after a lint committed %s", again.Batch.Commit)
+	}
+}
+
+// The checks see the space as the batch leaves it in two more cases: a
+// page marked stale keeps the batch from creating the spoke the catch-up
+// alone would create, and a spoke the batch deletes empties its folder.
+func TestLintChecksWhatTheBatchLeavesOnly(t *testing.T) {
+	ctx := context.Background()
+	t.Run("spoke never created", func(t *testing.T) {
+		dir, s := newSpace(t)
+		write := func(p, text string) { t.Helper(); writeFile(t, dir, p, text) }
+		write("pages/h.md", "---\ntitle: H\ntopics: [other]\nsummary: h\n---\nSee [solo](../topics/solo.md).\n")
+		write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv1\n")
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "pages")
+		if _, err := lint.Run(ctx, s, lint.Options{Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		blob := strings.TrimSpace(git(t, dir, "hash-object", "sources/s.md"))
+		write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv2\n")
+		write("summaries/s.md", "---\ntitle: Sum\nkind: source_summary\ntopics: [solo]\nsummary: x\nauthor: {kind: agent, name: bot}\nprovenance:\n  derived_from:\n    - {path: sources/s.md, revision: "+blob+"}\n---\nsummary\n")
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "a summary pinned to the old source")
+		assertSettled(t, ctx, dir, s, "pages/h.md")
+	})
+	t.Run("folder emptied", func(t *testing.T) {
+		dir, s := newSpace(t)
+		write := func(p, text string) { t.Helper(); writeFile(t, dir, p, text) }
+		write("pages/a.md", "---\ntitle: A\ntopics: [solo]\nsummary: a\n---\nA.\n")
+		write("pages/h.md", "---\ntitle: H\nsummary: h\n---\nSee [the topics](../topics/) and [a](a.md).\n")
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "pages")
+		if _, err := lint.Run(ctx, s, lint.Options{Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		write("pages/a.md", "---\ntitle: A\nsummary: a\n---\nA.\n")
+		git(t, dir, "commit", "-q", "-am", "a leaves its topic")
+		assertSettled(t, ctx, dir, s, "pages/h.md")
+	})
+}
+
+// assertSettled runs lint twice at the same time: the first run reports a
+// broken link from page (the batch leaves its target gone), and the second
+// finds nothing new to commit.
+func assertSettled(t *testing.T, ctx context.Context, dir string, s *wiki.Space, page string) {
+	t.Helper()
+	later := now.Add(48 * 3600e9)
+	rep, err := lint.Run(ctx, s, lint.Options{Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := false
+	for _, f := range rep.Open() {
+		broken = broken || f.Check == lint.CheckCrossref && f.Path == page
+	}
+	if !broken {
+		t.Errorf("the link from %s to what the batch removes is not reported; tree:\n%s", page, git(t, dir, "ls-tree", "-r", "--name-only", "HEAD"))
+	}
+	again, err := lint.Run(ctx, s, lint.Options{Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Batch != nil {
+		t.Errorf("a lint right after a lint committed: %s", git(t, dir, "log", "-1", "--format=%s%n%b"))
 	}
 }

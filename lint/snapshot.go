@@ -39,6 +39,10 @@ type snapshot struct {
 	// catchUp: the spokes and hub here are as a batch will catch them up
 	// with pages people changed in git, not as committed.
 	catchUp bool
+	// saved are the pages (nil when absent or not a page) and savedBlob
+	// the other files that the last overlay replaced, as they are at rev.
+	saved     map[string]*page
+	savedBlob map[string]string
 }
 
 // load reads and parses every page of s at rev, with the spokes and hub
@@ -51,7 +55,7 @@ func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{files: make(map[string]string, len(es)), dirs: map[string]bool{}}
+	snap := &snapshot{files: make(map[string]string, len(es)), dirs: map[string]bool{}, savedBlob: map[string]string{}}
 	for _, e := range es {
 		snap.files[e.Path] = e.Blob
 		snap.addDirs(e.Path)
@@ -79,34 +83,68 @@ func (snap *snapshot) addDirs(p string) {
 }
 
 // overlay puts files as a batch will write them into the snapshot (parsed
-// on the spot: a few spokes and the hub) and indexes its pages again.
+// on the spot: a few spokes and the hub), in place of those of an earlier
+// overlay, which it undoes first: each overlay is relative to rev.
 func (snap *snapshot) overlay(files []wiki.PendingFile) {
-	gone := map[string]bool{}
+	snap.undoOverlay()
+	if snap.saved == nil {
+		snap.saved = map[string]*page{}
+	}
 	for _, f := range files {
+		if _, ok := snap.saved[f.Path]; !ok {
+			snap.saved[f.Path] = snap.byPath[f.Path] // nil: absent at rev, or not a page
+			if _, ok := snap.files[f.Path]; ok && snap.byPath[f.Path] == nil {
+				snap.savedBlob[f.Path] = snap.files[f.Path]
+			}
+		}
+		snap.remove(f.Path)
 		if f.Deleted {
-			delete(snap.files, f.Path)
-			gone[f.Path] = true
 			continue
 		}
 		snap.files[f.Path] = wiki.BlobID(f.Data)
-		snap.addDirs(f.Path)
-		if !isPage(f.Path) {
-			continue
-		}
-		if pg := snap.byPath[f.Path]; pg != nil {
-			pg.blob = wiki.BlobID(f.Data)
+		if isPage(f.Path) {
+			pg := &page{path: f.Path, blob: wiki.BlobID(f.Data)}
 			pg.parse(f.Data)
-			continue
+			snap.pages = append(snap.pages, pg)
 		}
-		pg := &page{path: f.Path, blob: wiki.BlobID(f.Data)}
-		pg.parse(f.Data)
-		snap.pages = append(snap.pages, pg)
-		snap.byPath[f.Path] = pg // a later file of the same path finds it
 	}
-	if len(gone) > 0 {
-		snap.pages = slices.DeleteFunc(snap.pages, func(p *page) bool { return gone[p.path] })
+	snap.settle()
+}
+
+// undoOverlay puts back the files an overlay replaced, as they are at rev.
+func (snap *snapshot) undoOverlay() {
+	if len(snap.saved) == 0 {
+		return
 	}
+	for p, pg := range snap.saved {
+		snap.remove(p)
+		switch {
+		case pg != nil:
+			snap.files[p] = pg.blob
+			snap.pages = append(snap.pages, pg)
+		case snap.savedBlob[p] != "":
+			snap.files[p] = snap.savedBlob[p]
+		}
+	}
+	snap.saved, snap.savedBlob = map[string]*page{}, map[string]string{}
+	snap.settle()
+}
+
+// remove takes p out of the files and pages (index and dirs are redone by
+// settle).
+func (snap *snapshot) remove(p string) {
+	delete(snap.files, p)
+	snap.pages = slices.DeleteFunc(snap.pages, func(x *page) bool { return x.path == p })
+}
+
+// settle sorts the pages and redoes what is derived from the files: the
+// folders that hold one, and the page indexes.
+func (snap *snapshot) settle() {
 	slices.SortFunc(snap.pages, func(a, b *page) int { return strings.Compare(a.path, b.path) })
+	snap.dirs = map[string]bool{}
+	for p := range snap.files {
+		snap.addDirs(p)
+	}
 	snap.index()
 }
 
