@@ -66,15 +66,15 @@ func (s *Space) spaceOf(ctx context.Context, commit, onto gitstore.Hash, p strin
 		_, err := s.store.BlobOf(ctx, commit, prefix+content.ConfigFile)
 		switch {
 		case err == nil:
-			if prefix == s.prefix {
-				return s, nil
-			}
 			data, _, err := s.store.ReadFile(ctx, onto, prefix+content.ConfigFile)
 			if errors.Is(err, gitstore.ErrNotFound) {
-				return nil, nil
+				return nil, nil // the space is gone upstream, this one too
 			}
 			if err != nil {
 				return nil, err
+			}
+			if prefix == s.prefix {
+				return s, nil
 			}
 			cfg, err := content.ParseConfig(data)
 			if err != nil {

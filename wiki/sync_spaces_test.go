@@ -87,3 +87,25 @@ func twoSpaceHost(t *testing.T) (bare, seed string) {
 	git(t, seed, "push", "-q", "origin", "main")
 	return bare, seed
 }
+
+// The same when the sync runs from the deleted space itself.
+func TestSyncFromADeletedSpaceDoesNotRebuildIt(t *testing.T) {
+	ctx := context.Background()
+	bare, seed := twoSpaceHost(t)
+	_, dir := replica(t, bare, bare)
+	s, err := wiki.Open(ctx, filepath.Join(dir, "infra"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ingest(t, s, "Runbook A", "ops")
+	git(t, seed, "rm", "-q", "-r", "infra")
+	git(t, seed, "commit", "-q", "-m", "remove the infra space")
+	git(t, seed, "push", "-q", "origin", "main")
+	if _, err := s.Sync(ctx, wiki.SyncOptions{}); err == nil || !strings.Contains(err.Error(), "conflict") {
+		t.Errorf("sync from a space deleted upstream: %v, want a conflict", err)
+	}
+	if got := git(t, bare, "ls-tree", "--name-only", "main", "infra"); got != "" {
+		t.Errorf("the host holds infra/ again: %s", got)
+	}
+}
