@@ -46,6 +46,9 @@ func TestLintChecksTheSpaceAsItsBatchLeavesIt(t *testing.T) {
 	if subject := git(t, dir, "log", "-1", "--format=%s"); !strings.Contains(subject, "spokes caught up") {
 		t.Errorf("the lint batch does not say it caught the spokes up: %s", subject)
 	}
+	if line := rep.Summary(); !rep.CaughtUp || !strings.Contains(line, "spokes caught up") {
+		t.Errorf("the report does not say it caught the spokes up: %q", line)
+	}
 	var file struct{ Findings []lint.Finding }
 	if strings.TrimSpace(git(t, dir, "ls-tree", "--name-only", "HEAD", lint.FindingsPath)) != "" {
 		if err := json.Unmarshal([]byte(git(t, dir, "show", "HEAD:"+lint.FindingsPath)), &file); err != nil {

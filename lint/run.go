@@ -29,9 +29,12 @@ type Report struct {
 	Change   Change    `json:"change"`
 	// MarkedStale lists the agent-owned pages whose derived_from drifted and
 	// that the lint batch marked status: stale (on a dry run: would mark).
-	MarkedStale []string     `json:"marked_stale,omitempty"`
-	Batch       *wiki.Result `json:"batch,omitempty"` // the lint batch; nil on a dry run or when nothing changed
-	DryRun      bool         `json:"dry_run,omitempty"`
+	MarkedStale []string `json:"marked_stale,omitempty"`
+	// CaughtUp says the batch also brings the spokes and hub up to date
+	// with pages people changed in git (on a dry run: would).
+	CaughtUp bool         `json:"caught_up,omitempty"`
+	Batch    *wiki.Result `json:"batch,omitempty"` // the lint batch; nil on a dry run or when nothing changed
+	DryRun   bool         `json:"dry_run,omitempty"`
 }
 
 // Open returns the open findings.
@@ -176,6 +179,7 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 		return nil, fmt.Errorf("lint: %w (fix or delete the file; lint rewrites it)", err)
 	}
 	p := &plan{report: rep, now: now, catchUp: snap.catchUp}
+	rep.CaughtUp = snap.catchUp
 	if s.Config().StaleOnDrift() {
 		for _, path := range r.derivedDrift {
 			pg := snap.byPath[path]

@@ -59,6 +59,9 @@ func (r *Report) Summary() string {
 	if n := len(r.MarkedStale); n > 0 {
 		fmt.Fprintf(&b, "; %d page%s marked stale", n, plural(n))
 	}
+	if r.CaughtUp {
+		b.WriteString("; spokes caught up with pages edited in git")
+	}
 	switch {
 	case r.DryRun:
 		b.WriteString("; dry run, nothing written")
