@@ -131,7 +131,9 @@ func TestLintChecksWhatTheBatchLeavesOnly(t *testing.T) {
 		write("summaries/s.md", "---\ntitle: Sum\nkind: source_summary\ntopics: [solo]\nsummary: x\nauthor: {kind: agent, name: bot}\nprovenance:\n  derived_from:\n    - {path: sources/s.md, revision: "+blob+"}\n---\nsummary\n")
 		git(t, dir, "add", "-A")
 		git(t, dir, "commit", "-q", "-m", "a summary pinned to the old source")
-		assertSettled(t, ctx, dir, s, "pages/h.md")
+		if rep := assertSettled(t, ctx, dir, s, "pages/h.md"); rep.CaughtUp {
+			t.Error("the report says the batch caught spokes up, but it writes none")
+		}
 	})
 	t.Run("folder emptied", func(t *testing.T) {
 		dir, s := newSpace(t)
@@ -152,7 +154,7 @@ func TestLintChecksWhatTheBatchLeavesOnly(t *testing.T) {
 // assertSettled runs lint twice at the same time: the first run reports a
 // broken link from page (the batch leaves its target gone), and the second
 // finds nothing new to commit.
-func assertSettled(t *testing.T, ctx context.Context, dir string, s *wiki.Space, page string) {
+func assertSettled(t *testing.T, ctx context.Context, dir string, s *wiki.Space, page string) *lint.Report {
 	t.Helper()
 	later := now.Add(48 * 3600e9)
 	rep, err := lint.Run(ctx, s, lint.Options{Now: later})
@@ -172,5 +174,51 @@ func assertSettled(t *testing.T, ctx context.Context, dir string, s *wiki.Space,
 	}
 	if again.Batch != nil {
 		t.Errorf("a lint right after a lint committed: %s", git(t, dir, "log", "-1", "--format=%s%n%b"))
+	}
+	return rep
+}
+
+// A hub that is itself marked stale (a person made it an agent's page
+// derived from a source) is checked as the batch writes it: stale, and
+// listing only the topics left.
+func TestLintChecksAHubMarkedStale(t *testing.T) {
+	ctx := context.Background()
+	dir, s := newSpace(t)
+	write := func(p, text string) { t.Helper(); writeFile(t, dir, p, text) }
+	write("pages/a.md", "---\ntitle: A\ntopics: [alpha]\nsummary: a\n---\nx\n")
+	write("pages/b.md", "---\ntitle: B\ntopics: [beta]\nsummary: b\n---\nx\n")
+	write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv1\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "pages")
+	if _, err := lint.Run(ctx, s, lint.Options{Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	blob := strings.TrimSpace(git(t, dir, "hash-object", "sources/s.md"))
+	hub := strings.Replace(git(t, dir, "show", "HEAD:index.md"), "---\n", "---\nauthor: {kind: agent, name: bot}\nprovenance:\n  derived_from:\n    - {path: sources/s.md, revision: "+blob+"}\n", 1)
+	write("index.md", hub)
+	git(t, dir, "commit", "-q", "-am", "the hub is derived from a source")
+	write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv2\n")
+	git(t, dir, "rm", "-q", "pages/a.md")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "the source changes, alpha's only page goes")
+	later := now.Add(72 * 3600e9)
+	rep, err := lint.Run(ctx, s, lint.Options{Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.MarkedStale) != 1 || rep.MarkedStale[0] != "index.md" {
+		t.Fatalf("marked stale %v, want the hub", rep.MarkedStale)
+	}
+	for _, f := range rep.Open() {
+		if f.Check == lint.CheckCrossref && f.Path == "index.md" {
+			t.Errorf("a link the committed hub no longer has is reported: %s", f.Message)
+		}
+	}
+	again, err := lint.Run(ctx, s, lint.Options{Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Batch != nil {
+		t.Errorf("a lint right after a lint committed: %s", git(t, dir, "log", "-1", "--format=%s"))
 	}
 }

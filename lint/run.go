@@ -211,7 +211,11 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 			if err != nil {
 				return nil, err
 			}
-			snap.overlay(pending)
+			// The stale pages as written, then what the batch rewrites of
+			// them (a hub marked stale gets its list): each overlay starts
+			// from HEAD.
+			snap.overlay(append(staged, pending...))
+			rep.CaughtUp = rep.CaughtUp && writesIndex(pending)
 			r = snap.check(now)
 		}
 	}
@@ -252,7 +256,7 @@ func (p *plan) title() string {
 	if n := len(p.report.MarkedStale); n > 0 {
 		t += fmt.Sprintf(", %d page%s marked stale", n, plural(n))
 	}
-	if p.catchUp {
+	if p.report.CaughtUp {
 		t += ", spokes caught up with pages edited in git"
 	}
 	return t
@@ -293,4 +297,15 @@ func location(f Finding) string {
 		return fmt.Sprintf("%s:%d", f.Path, f.Line)
 	}
 	return f.Path
+}
+
+// writesIndex reports whether a batch's pending files include a spoke, a
+// spoke's part or the hub.
+func writesIndex(files []wiki.PendingFile) bool {
+	for _, f := range files {
+		if wiki.IsIndexPage(f.Path) && f.Path != wiki.LogPath {
+			return true
+		}
+	}
+	return false
 }

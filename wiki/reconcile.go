@@ -231,15 +231,16 @@ type PendingFile struct {
 // with the pages people changed in git since the space's last batch (nil
 // when nothing changes). Lint checks the space as its batch leaves it, so
 // that a page the batch adds to a spoke is no orphan in that batch's
-// findings, nor a spoke it empties a link target.
+// findings, nor a spoke it empties a link target. A given page comes back
+// too when the batch rewrites it (the hub, marked stale, gets its list).
 func (s *Space) IndexCatchUp(ctx context.Context, rev Rev, pages ...PendingFile) ([]PendingFile, error) {
 	if rev == "" {
 		return nil, nil
 	}
 	tx := newTx(s, rev, Batch{})
-	written := map[string]bool{}
+	written := map[string][]byte{}
 	for _, f := range pages {
-		written[f.Path] = true
+		written[f.Path] = f.Data
 		var err error
 		if f.Deleted {
 			err = tx.Delete(ctx, f.Path, RolePage)
@@ -255,9 +256,11 @@ func (s *Space) IndexCatchUp(ctx context.Context, rev Rev, pages ...PendingFile)
 	}
 	var out []PendingFile
 	for _, p := range tx.order {
-		if st := tx.staged[p]; !written[p] {
-			out = append(out, PendingFile{Path: p, Data: st.data, Deleted: st.deleted})
+		st := tx.staged[p]
+		if w, given := written[p]; given && !st.deleted && bytes.Equal(w, st.data) {
+			continue // as given (a page given that is also the hub is rewritten)
 		}
+		out = append(out, PendingFile{Path: p, Data: st.data, Deleted: st.deleted})
 	}
 	return out, nil
 }
