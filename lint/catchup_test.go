@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/wiki"
@@ -60,14 +61,7 @@ func TestLintChecksTheSpaceAsItsBatchLeavesIt(t *testing.T) {
 			t.Errorf("the batch records a finding its own commit fixes: %s %s:%d %s", f.Check, f.Path, f.Line, f.Message)
 		}
 	}
-	// And the next run agrees: nothing to commit.
-	again, err := lint.Run(ctx, s, lint.Options{Now: now.Add(24 * 3600e9)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Batch != nil {
-		t.Errorf("a second lint committed %s right after the first", again.Batch.Commit)
-	}
+	assertNoRecommit(t, ctx, dir, s, now.Add(24*3600e9))
 }
 
 // A page marked stale may empty the spoke another page links to: the
@@ -88,26 +82,8 @@ func TestLintChecksSpokesAfterMarkingStale(t *testing.T) {
 	}
 	write("sources/s.md", "---\ntitle: S\nkind: source\n---\nv2\n")
 	git(t, dir, "commit", "-q", "-am", "edit source")
-	rep, err := lint.Run(ctx, s, lint.Options{Now: now.Add(48 * 3600e9)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.MarkedStale) != 1 {
-		t.Fatalf("marked stale %v, want summaries/s.md", rep.MarkedStale)
-	}
-	broken := false
-	for _, f := range rep.Open() {
-		broken = broken || f.Check == lint.CheckCrossref && f.Path == "pages/h.md"
-	}
-	if !broken {
-		t.Error("the link to the spoke the batch empties is not reported")
-	}
-	again, err := lint.Run(ctx, s, lint.Options{Now: now.Add(48 * 3600e9)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Batch != nil {
-		t.Errorf("a lint right after a lint committed %s", again.Batch.Commit)
+	if rep := assertSettled(t, ctx, dir, s, "pages/h.md"); len(rep.MarkedStale) != 1 {
+		t.Errorf("marked stale %v, want summaries/s.md", rep.MarkedStale)
 	}
 }
 
@@ -168,14 +144,21 @@ func assertSettled(t *testing.T, ctx context.Context, dir string, s *wiki.Space,
 	if !broken {
 		t.Errorf("the link from %s to what the batch removes is not reported; tree:\n%s", page, git(t, dir, "ls-tree", "-r", "--name-only", "HEAD"))
 	}
-	again, err := lint.Run(ctx, s, lint.Options{Now: later})
+	assertNoRecommit(t, ctx, dir, s, later)
+	return rep
+}
+
+// assertNoRecommit runs lint again at when: a run right after a run has
+// nothing new to commit, since the first checked what its batch left.
+func assertNoRecommit(t *testing.T, ctx context.Context, dir string, s *wiki.Space, when time.Time) {
+	t.Helper()
+	again, err := lint.Run(ctx, s, lint.Options{Now: when})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.Batch != nil {
 		t.Errorf("a lint right after a lint committed: %s", git(t, dir, "log", "-1", "--format=%s%n%b"))
 	}
-	return rep
 }
 
 // A hub that is itself marked stale (a person made it an agent's page
@@ -214,11 +197,5 @@ func TestLintChecksAHubMarkedStale(t *testing.T) {
 			t.Errorf("a link the committed hub no longer has is reported: %s", f.Message)
 		}
 	}
-	again, err := lint.Run(ctx, s, lint.Options{Now: later})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Batch != nil {
-		t.Errorf("a lint right after a lint committed: %s", git(t, dir, "log", "-1", "--format=%s"))
-	}
+	assertNoRecommit(t, ctx, dir, s, later)
 }

@@ -2,6 +2,7 @@ package wiki_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,25 +51,34 @@ func TestSyncRebuildsEachSpacesBatches(t *testing.T) {
 }
 
 // A batch of a space that was deleted upstream is not rebuilt there as a
-// folder without its kb.yaml: the sync reports the conflict.
+// folder without its kb.yaml: the sync reports the conflict, whether it
+// runs from another space of the repository or from the deleted one.
 func TestSyncDoesNotRebuildADeletedSpace(t *testing.T) {
-	ctx := context.Background()
-	bare, seed := twoSpaceHost(t)
-	root, dir := replica(t, bare, bare)
-	s, err := wiki.Open(ctx, filepath.Join(dir, "infra"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ingest(t, s, "Runbook A", "ops")
-	git(t, seed, "rm", "-q", "-r", "infra")
-	git(t, seed, "commit", "-q", "-m", "remove the infra space")
-	git(t, seed, "push", "-q", "origin", "main")
-	if _, err := root.Sync(ctx, wiki.SyncOptions{}); err == nil || !strings.Contains(err.Error(), "conflict") {
-		t.Errorf("sync of a batch whose space is gone upstream: %v, want a conflict", err)
-	}
-	if got := git(t, bare, "ls-tree", "--name-only", "main", "infra"); got != "" {
-		t.Errorf("the host holds infra/ again: %s", got)
+	for _, fromInfra := range []bool{false, true} {
+		t.Run(fmt.Sprintf("from infra %v", fromInfra), func(t *testing.T) {
+			ctx := context.Background()
+			bare, seed := twoSpaceHost(t)
+			root, dir := replica(t, bare, bare)
+			s, err := wiki.Open(ctx, filepath.Join(dir, "infra"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			ingest(t, s, "Runbook A", "ops")
+			git(t, seed, "rm", "-q", "-r", "infra")
+			git(t, seed, "commit", "-q", "-m", "remove the infra space")
+			git(t, seed, "push", "-q", "origin", "main")
+			syncing := root
+			if fromInfra {
+				syncing = s
+			}
+			if _, err := syncing.Sync(ctx, wiki.SyncOptions{}); err == nil || !strings.Contains(err.Error(), "conflict") {
+				t.Errorf("sync of a batch whose space is gone upstream: %v, want a conflict", err)
+			}
+			if got := git(t, bare, "ls-tree", "--name-only", "main", "infra"); got != "" {
+				t.Errorf("the host holds infra/ again: %s", got)
+			}
+		})
 	}
 }
 
@@ -86,26 +96,4 @@ func twoSpaceHost(t *testing.T) (bare, seed string) {
 	infra.Close()
 	git(t, seed, "push", "-q", "origin", "main")
 	return bare, seed
-}
-
-// The same when the sync runs from the deleted space itself.
-func TestSyncFromADeletedSpaceDoesNotRebuildIt(t *testing.T) {
-	ctx := context.Background()
-	bare, seed := twoSpaceHost(t)
-	_, dir := replica(t, bare, bare)
-	s, err := wiki.Open(ctx, filepath.Join(dir, "infra"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ingest(t, s, "Runbook A", "ops")
-	git(t, seed, "rm", "-q", "-r", "infra")
-	git(t, seed, "commit", "-q", "-m", "remove the infra space")
-	git(t, seed, "push", "-q", "origin", "main")
-	if _, err := s.Sync(ctx, wiki.SyncOptions{}); err == nil || !strings.Contains(err.Error(), "conflict") {
-		t.Errorf("sync from a space deleted upstream: %v, want a conflict", err)
-	}
-	if got := git(t, bare, "ls-tree", "--name-only", "main", "infra"); got != "" {
-		t.Errorf("the host holds infra/ again: %s", got)
-	}
 }
