@@ -88,6 +88,23 @@ func splitFrontmatter(data []byte) (front, body []byte, bodyLine int, ok bool, e
 	return nil, nil, 0, false, errors.New("frontmatter has no closing ---")
 }
 
+// Readable reports whether Parse can read data at all, whatever its
+// frontmatter says: not oversized, no NUL byte, valid UTF-8.
+func Readable(data []byte) bool {
+	return len(data) <= MaxPageSize && bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
+}
+
+// RawFrontmatter returns the YAML between a page's fences as written (nil
+// without frontmatter, or when it is not closed): enough to tell whether
+// two versions of a page can differ in Meta without parsing either.
+func RawFrontmatter(data []byte) []byte {
+	front, _, _, ok, err := splitFrontmatter(data)
+	if !ok || err != nil {
+		return nil
+	}
+	return front
+}
+
 // Parse reads a page. path is used in errors only. Binary content, invalid
 // UTF-8, oversized files and malformed frontmatter are errors; a file with no
 // frontmatter is a page with an empty Meta.

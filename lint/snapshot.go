@@ -111,7 +111,8 @@ func (snap *snapshot) overlay(files []wiki.PendingFile) {
 	snap.settle()
 }
 
-// undoOverlay puts back the files an overlay replaced, as they are at rev.
+// undoOverlay puts back the files an overlay replaced, as they are at rev;
+// overlay, its one caller, settles the snapshot afterwards.
 func (snap *snapshot) undoOverlay() {
 	if len(snap.saved) == 0 {
 		return
@@ -127,7 +128,6 @@ func (snap *snapshot) undoOverlay() {
 		}
 	}
 	snap.saved, snap.savedBlob = map[string]*page{}, map[string]string{}
-	snap.settle()
 }
 
 // remove takes p out of the files and pages (index and dirs are redone by

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki/internal/gitstore"
@@ -127,7 +126,7 @@ func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string,
 				return nil, nil, err
 			}
 		}
-		if c.From != "" && c.To != "" && bytes.Equal(frontOf(before), frontOf(after)) && readable(before) == readable(after) {
+		if c.From != "" && c.To != "" && bytes.Equal(content.RawFrontmatter(before), content.RawFrontmatter(after)) && content.Readable(before) == content.Readable(after) {
 			continue // only the body changed: the spoke entry is the same
 		}
 		if c.From != "" {
@@ -139,32 +138,6 @@ func (tx *Tx) handChanges(ctx context.Context) (map[string]handChange, []string,
 		out[c.Path] = hc
 	}
 	return out, rewrite, nil
-}
-
-// frontOf is a page's frontmatter block as written, fences included (nil
-// without one): all a spoke entry is made of, besides the path.
-func frontOf(data []byte) []byte {
-	first, rest, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || string(bytes.TrimRight(first, " \t\r")) != "---" {
-		return nil
-	}
-	off := len(first) + 1
-	for len(rest) > 0 {
-		line, next, _ := bytes.Cut(rest, []byte("\n"))
-		if t := string(bytes.TrimRight(line, " \t\r")); t == "---" || t == "..." {
-			return data[:off+len(line)]
-		}
-		off += len(line) + 1
-		rest = next
-	}
-	return data
-}
-
-// readable reports whether content.Parse can read a file at all, whatever
-// its frontmatter: a body with a NUL byte, invalid UTF-8 or past the size
-// limit makes the page unreadable, and so no member of any spoke.
-func readable(data []byte) bool {
-	return len(data) <= content.MaxPageSize && bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
 }
 
 // memberOfData is a page's spoke entry from its bytes; nil when pt cannot
