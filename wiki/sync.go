@@ -510,7 +510,7 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 		}
 		if cur != fc.From && cur != fc.To {
 			if m := merge[p]; inSpace && m != nil {
-				data, ok, err := s.mergeFile(ctx, m, fc, cur)
+				data, upstream, ok, err := s.mergeFile(ctx, m, fc, cur)
 				if err != nil {
 					return gitstore.Hash{}, nil, err
 				}
@@ -519,10 +519,6 @@ func (s *Space) replay(ctx context.Context, c gitstore.Commit, onto gitstore.Has
 					apply = append(apply, fc)
 					applied = applied && BlobID(data) == cur.String()
 					if rt := opts.Retitle[p]; rt != nil && isBatch {
-						upstream, err := s.readBlobOrNil(ctx, cur)
-						if err != nil {
-							return gitstore.Hash{}, nil, err
-						}
 						old := strings.TrimPrefix(Subject(c.Message), tr.Kind+": ")
 						if t := rt(old, data, upstream); t != "" && t != old {
 							c.Message = tr.Kind + ": " + oneLine(t) + strings.TrimPrefix(c.Message, Subject(c.Message))
@@ -600,33 +596,27 @@ func (s *Space) readBlobOrNil(ctx context.Context, h gitstore.Hash) ([]byte, err
 }
 
 // mergeFile combines the local and upstream versions of a derived file
-// that both changed; ok is false when m refuses them (a conflict).
-func (s *Space) mergeFile(ctx context.Context, m MergeFunc, fc gitstore.FileChange, cur gitstore.Hash) (data []byte, ok bool, err error) {
-	read := func(h gitstore.Hash) ([]byte, error) {
-		if h.IsZero() {
-			return nil, nil
-		}
-		return s.store.ReadBlob(ctx, h)
-	}
-	base, err := read(fc.From)
+// that both changed, and returns upstream's too (for Retitle); ok is false
+// when m refuses them (a conflict).
+func (s *Space) mergeFile(ctx context.Context, m MergeFunc, fc gitstore.FileChange, cur gitstore.Hash) (data, upstream []byte, ok bool, err error) {
+	base, err := s.readBlobOrNil(ctx, fc.From)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	local, err := read(fc.To)
+	local, err := s.readBlobOrNil(ctx, fc.To)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	upstream, err := read(cur)
-	if err != nil {
-		return nil, false, err
+	if upstream, err = s.readBlobOrNil(ctx, cur); err != nil {
+		return nil, nil, false, err
 	}
 	if data, err = m(base, local, upstream); err != nil {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	if data == nil {
 		data = []byte{}
 	}
-	return data, true, nil
+	return data, upstream, true, nil
 }
 
 // rebuildBatch prepares a pt batch again on onto from its own pages, as
