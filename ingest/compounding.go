@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/retrieve"
@@ -81,7 +80,7 @@ func Compounding(ctx context.Context, s *wiki.Space, pairs []QuestionPair) (*Com
 	rep := &CompoundingReport{Pairs: len(pairs), Results: []PairResult{}}
 	var cold, warm int
 	for _, p := range pairs {
-		now := time.Now()
+		now := s.Now()
 		before, err := retrieve.Query(ctx, s, retrieve.Request{Question: p.Second, Now: now})
 		if err != nil {
 			return nil, fmt.Errorf("pair %s: %w", p.ID, err)

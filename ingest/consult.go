@@ -111,7 +111,7 @@ const SynthesisDir = "synthesis/"
 // durability, a secret, an absurd clock) and for I/O, and leave the
 // repository exactly as it was.
 func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
-	in, err := checkConsult(c)
+	in, err := checkConsult(c, s.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -174,11 +174,12 @@ type consultInput struct {
 	question   string
 	answer     string
 	durability Durability
-	when       time.Time
+	when       time.Time // the decision's time: expiry and the gates' recency
+	batchWhen  time.Time // the batch's time: zero (the space's clock) under --now
 }
 
 // checkConsult refuses bad input before anything is read or written.
-func checkConsult(c Consult) (*consultInput, error) {
+func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("consult: %w: %s", ErrBadConsult, fmt.Sprintf(format, args...))
 	}
@@ -204,16 +205,17 @@ func checkConsult(c Consult) (*consultInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("consult: %w: %w", ErrBadConsult, err)
 	}
-	when := c.When
+	when, batchWhen := c.When, time.Time{}
 	if when.IsZero() {
-		when = time.Now()
+		when = clock()
+		batchWhen = when.UTC().Truncate(time.Second)
 	}
 	if err := CheckClock(when); err != nil {
 		return nil, fmt.Errorf("consult: %w", err)
 	}
 	when = when.UTC().Truncate(time.Second)
 	answer := strings.TrimSpace(strings.ReplaceAll(c.Answer, "\r\n", "\n"))
-	return &consultInput{Consult: c, question: q, answer: answer, durability: d, when: when}, nil
+	return &consultInput{Consult: c, question: q, answer: answer, durability: d, when: when, batchWhen: batchWhen}, nil
 }
 
 // ErrClock is wrapped when a clock (--now, a consult's When) is outside the

@@ -45,7 +45,7 @@ func fbSpace(t testing.TB, kbYAML string) (*wiki.Space, string) {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: fbWhen})
+	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: fbWhen, Clock: wiki.SteppingClock(fbWhen, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,6 +77,7 @@ func fbSpace(t testing.TB, kbYAML string) (*wiki.Space, string) {
 	if s, err = wiki.Open(ctx, dir); err != nil {
 		t.Fatal(err)
 	}
+	s.SetClock(wiki.SteppingClock(fbWhen.Add(time.Minute), time.Second))
 	t.Cleanup(func() {
 		retrieve.CloseIndexes()
 		s.Close()
@@ -132,13 +133,13 @@ func TestFileBackFiles(t *testing.T) {
 	ctx := context.Background()
 	s, dir := fbSpace(t, "")
 	idemBlob := fbGit(t, dir, "rev-parse", "HEAD:"+idemPage)
+	s.SetClock(func() time.Time { return fbConsult })
 	v, err := ingest.FileBack(ctx, s, ingest.Consult{
 		Question:  "Is it safe to replay the ledger write queue after an outage?",
 		Answer:    idemAnswer,
 		Citations: []string{idemPage, "./" + replayPage + "#steps", idemPage},
 		AskedBy:   "session-42",
 		Author:    fbAgent,
-		When:      fbConsult,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/wiki"
@@ -32,6 +33,7 @@ func helper(mode string, args []string) int {
 		return 1
 	}
 	defer s.Close()
+	s.SetClock(wiki.SteppingClock(t0.Add(time.Hour), time.Second))
 	switch mode {
 	case "ingest":
 		n, _ := strconv.Atoi(args[1])
@@ -88,7 +90,7 @@ func checkHistory(t testing.TB, dir string) (batches int) {
 			}
 		}
 	}
-	log := git(t, dir, "show", "HEAD:log.md")
+	log := fullLog(t, dir, "HEAD")
 	entries := 0
 	for _, l := range strings.Split(log, "\n") {
 		if strings.HasPrefix(l, "- ") && strings.Contains(l, " · `b-") {

@@ -45,7 +45,7 @@ func newSpace(t testing.TB, kbYAML string) (*wiki.Space, string) {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: t0})
+	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: t0, Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +61,7 @@ func newSpace(t testing.TB, kbYAML string) (*wiki.Space, string) {
 		if s, err = wiki.Open(ctx, dir); err != nil {
 			t.Fatal(err)
 		}
+		s.SetClock(wiki.SteppingClock(t0.Add(time.Minute), time.Second))
 	}
 	t.Cleanup(func() { s.Close() })
 	return s, dir
@@ -97,4 +98,16 @@ func writeFile(t testing.TB, p string, data string) {
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fullLog returns the whole batch log at rev: log.md and the monthly
+// archives under log/ that it rolls over into.
+func fullLog(t testing.TB, dir, rev string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(git(t, dir, "show", rev+":log.md"))
+	for _, f := range strings.Fields(git(t, dir, "ls-tree", "--name-only", rev, "log/")) {
+		b.WriteString("\n" + git(t, dir, "show", rev+":"+f))
+	}
+	return b.String()
 }

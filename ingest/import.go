@@ -133,7 +133,7 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	// that the pages can be rendered on every core before the lock.
 	when := opts.When
 	if when.IsZero() {
-		when = time.Now()
+		when = s.Now()
 	}
 	when = when.UTC().Truncate(time.Second)
 	b := wiki.Batch{Kind: wiki.KindImport, Title: fmt.Sprintf("import %s (%d files)", root, len(docs)),

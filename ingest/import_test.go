@@ -257,7 +257,7 @@ func TestImportFolderAroundTheSpace(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "notes/x.md"), "# Caching\n\nNote about caching.\n")
 	dir := filepath.Join(root, "kb")
-	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: t0})
+	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: t0, Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

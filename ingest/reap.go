@@ -22,8 +22,12 @@ import (
 // that wrote it), and only the status changes. Pages whose frontmatter does
 // not parse or whose expires is not a date are left to lint.
 func Reap(ctx context.Context, s *wiki.Space, now time.Time, approvedBy string) (*wiki.Result, error) {
+	// now is when the decision is made as of; the batch is dated by the
+	// space's clock, so reaping as of another day rewrites no history.
+	var when time.Time
 	if now.IsZero() {
-		now = time.Now()
+		now = s.Now()
+		when = now
 	}
 	if err := CheckClock(now); err != nil {
 		return nil, fmt.Errorf("reap: %w", err)
@@ -49,7 +53,7 @@ func Reap(ctx context.Context, s *wiki.Space, now time.Time, approvedBy string) 
 		Body:       reapBody(due),
 		ApprovedBy: oneLine(approvedBy),
 		Author:     wiki.Author{Name: "pt", Kind: content.AuthorAgent},
-		When:       now,
+		When:       when,
 	}
 	return s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		// Read again through tx: the batch may be rebuilt on a newer head.

@@ -26,7 +26,7 @@ type RetroRequest struct {
 	Cycle      string    // the cycle's name: "2026-11", "sprint 42"
 	Since      string    // revision the cycle starts after
 	Until      string    // revision the cycle ends at
-	Now        time.Time // batch time
+	Now        time.Time // the cycle's end; zero reads the space's clock
 	ApprovedBy string
 	Author     wiki.Author // zero means the agent "pt"
 }
@@ -105,9 +105,11 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	if !hasLetterOrDigit(cycle) {
 		return nil, fmt.Errorf("retro: %w: cycle name %q has no letter or digit to name its page by; name it like 2026-11 or \"sprint 42\"", ErrBadRetro, cycle)
 	}
-	now := r.Now
+	// Now bounds the cycle; the batch is dated by the space's clock.
+	now, when := r.Now, time.Time{}
 	if now.IsZero() {
-		now = time.Now()
+		now = s.Now()
+		when = now
 	}
 	if err := CheckClock(now); err != nil {
 		return nil, fmt.Errorf("retro: %w", err)
@@ -188,7 +190,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	if author.Name == "" {
 		author = wiki.Author{Name: "pt", Kind: content.AuthorAgent}
 	}
-	b := wiki.Batch{Kind: wiki.KindRetro, Title: "retrospective for " + cycle, ApprovedBy: oneLine(r.ApprovedBy), Author: author, When: now}
+	b := wiki.Batch{Kind: wiki.KindRetro, Title: "retrospective for " + cycle, ApprovedBy: oneLine(r.ApprovedBy), Author: author, When: when}
 	page := pl.page
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		pl, err := placeRetro(ctx, s, tx.Head(), cycle)

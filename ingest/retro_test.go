@@ -24,10 +24,13 @@ func TestRetro(t *testing.T) {
 	s, dir := fbSpace(t, "")
 	start := wiki.Rev(fbGit(t, dir, "rev-parse", "HEAD"))
 	at := func(h int) time.Time { return fbConsult.Add(time.Duration(h) * time.Hour) }
+	// Each step's batch is dated by the space's clock, set to hour h.
+	tick := func(h int) { s.SetClock(func() time.Time { return at(h) }) }
 
 	file := func(q, a string, cites []string, h int) *ingest.Verdict {
 		t.Helper()
-		v, err := ingest.FileBack(ctx, s, ingest.Consult{Question: q, Answer: a, Citations: cites, When: at(h)})
+		tick(h)
+		v, err := ingest.FileBack(ctx, s, ingest.Consult{Question: q, Answer: a, Citations: cites})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,12 +54,14 @@ func TestRetro(t *testing.T) {
 	}
 	fbPut(t, s, "pages/oncall.md", content.NewPage(content.Meta{Title: "On-call handbook", Kind: content.KindPage, Topics: []string{"operations"}},
 		[]byte("# On-call handbook\n\nSee [the runbook](runbook-write-queue-replay.md) and [the pager guide](pager.md).\n")), at(6))
-	if _, err := lint.Run(ctx, s, lint.Options{Now: at(7)}); err != nil {
+	tick(7)
+	if _, err := lint.Run(ctx, s, lint.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	mid := fbGit(t, dir, "rev-parse", "HEAD")
 	fbPut(t, s, "pages/pager.md", content.NewPage(content.Meta{Title: "Pager guide", Kind: content.KindPage, Topics: []string{"operations"}}, []byte("# Pager guide\n\nAck within five minutes.\n")), at(8))
-	if _, err := lint.Run(ctx, s, lint.Options{Now: at(9)}); err != nil {
+	tick(9)
+	if _, err := lint.Run(ctx, s, lint.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	opened, err := lint.Findings(ctx, s, wiki.Rev(mid))

@@ -37,7 +37,7 @@ func fileSynthesis(ctx context.Context, s *wiki.Space, in *consultInput, g *gate
 	if author.Kind == "" {
 		author.Kind = content.AuthorAgent
 	}
-	b := wiki.Batch{Kind: wiki.KindFileBack, Title: in.question, Author: author, When: in.when}
+	b := wiki.Batch{Kind: wiki.KindFileBack, Title: in.question, Author: author, When: in.batchWhen}
 	var page string
 	var pinned []content.Ref
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
@@ -97,7 +97,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		Updated: b.When,
 	}
 	if Durability(v.Durability) == TimeBound {
-		meta.Expires = b.When.Add(tx.Space().Config().TTLOrDefault()).Format(time.DateOnly)
+		meta.Expires = in.when.Add(tx.Space().Config().TTLOrDefault()).Format(time.DateOnly)
 	}
 	pg := content.NewPage(meta, []byte(synthesisBody(p, in.question, v.Answer, refs)))
 	data, err := pg.Bytes()

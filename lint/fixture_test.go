@@ -24,7 +24,7 @@ var (
 func newSpace(t testing.TB) (string, *wiki.Space) {
 	t.Helper()
 	dir := t.TempDir()
-	s, _, err := wiki.Init(context.Background(), dir, wiki.InitOptions{Name: "team", When: t0, Author: wiki.Author{Name: "dana", Kind: "human"}})
+	s, _, err := wiki.Init(context.Background(), dir, wiki.InitOptions{Name: "team", When: t0, Author: wiki.Author{Name: "dana", Kind: "human"}, Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

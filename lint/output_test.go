@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/wiki"
@@ -19,7 +20,7 @@ func nestedReport(t *testing.T) *lint.Report {
 	root := t.TempDir()
 	git(t, root, "init", "-q", "-b", "main")
 	dir := filepath.Join(root, "kb")
-	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: t0})
+	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "team", When: t0, Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // Options configures a lint run. The zero value lints HEAD now, commits the
 // findings as the author "pt" and keeps resolved rows DefaultRetention.
 type Options struct {
-	Now       time.Time     // the clock: expiry and first/last seen; zero means time.Now()
+	Now       time.Time     // the decision's time: expiry and first/last seen; zero reads the space's clock
 	DryRun    bool          // check and compare, but write nothing (CI, read-only checkouts)
 	Author    wiki.Author   // who the lint batch is by; zero means "pt"
 	Retention time.Duration // how long resolved rows are kept; zero means DefaultRetention
@@ -69,6 +69,7 @@ type Prepared struct {
 	s    *wiki.Space
 	opts Options
 	now  time.Time
+	when time.Time // the batch's time: zero (the space's clock) under --now
 	head wiki.Rev
 	plan *plan
 }
@@ -76,9 +77,13 @@ type Prepared struct {
 // Prepare checks the space at HEAD and computes what Run would commit,
 // writing nothing. Its error is the one Run would return before writing.
 func Prepare(ctx context.Context, s *wiki.Space, opts Options) (*Prepared, error) {
-	now := opts.Now
+	// --now says when the decision is made as of; the batch itself is
+	// dated by the space's clock, so a lint as of another day does not
+	// rewrite history's dates or the log's month.
+	now, when := opts.Now, time.Time{}
 	if now.IsZero() {
-		now = time.Now()
+		now = s.Now()
+		when = now
 	}
 	now = now.UTC().Truncate(time.Second)
 	head, err := s.Head(ctx)
@@ -89,7 +94,7 @@ func Prepare(ctx context.Context, s *wiki.Space, opts Options) (*Prepared, error
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{s: s, opts: opts, now: now, head: head, plan: plan}, nil
+	return &Prepared{s: s, opts: opts, now: now, when: when, head: head, plan: plan}, nil
 }
 
 // Commit commits the prepared run as one lint batch (nothing on a dry run)
@@ -104,7 +109,7 @@ func (p *Prepared) Commit(ctx context.Context) (*Report, error) {
 	if testHookBeforeApply != nil {
 		testHookBeforeApply()
 	}
-	b := wiki.Batch{Kind: wiki.KindLint, Author: p.opts.Author, When: p.now}
+	b := wiki.Batch{Kind: wiki.KindLint, Author: p.opts.Author, When: p.when}
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		if tx.Head() != head {
 			same, err := sameSpace(ctx, s, head, tx.Head())

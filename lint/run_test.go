@@ -197,6 +197,7 @@ func TestStaleOnDriftOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s2.SetClock(wiki.SteppingClock(t0.Add(time.Hour), time.Second))
 	defer s2.Close()
 	rep, err := lint.Run(ctx, s2, lint.Options{Now: now})
 	if err != nil {

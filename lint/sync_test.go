@@ -36,6 +36,7 @@ func hostWithClones(t *testing.T) (bare string, clone func(name string) (string,
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.SetClock(wiki.SteppingClock(t0.Add(time.Hour), time.Second))
 		t.Cleanup(func() { s.Close() })
 		return dir, s
 	}

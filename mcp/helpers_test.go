@@ -32,7 +32,7 @@ func newSpace(t testing.TB) *wiki.Space {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "test", When: when})
+	s, _, err := wiki.Init(ctx, dir, wiki.InitOptions{Name: "test", When: when, Clock: wiki.SteppingClock(when, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func importCorpus(t *testing.T, c evalCorpus) *wiki.Space {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip(err)
 	}
-	s, _, err := wiki.Init(context.Background(), t.TempDir(), wiki.InitOptions{Name: c.name, When: evalWhen})
+	s, _, err := wiki.Init(context.Background(), t.TempDir(), wiki.InitOptions{Name: c.name, When: evalWhen, Clock: wiki.SteppingClock(evalWhen, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,6 +121,9 @@ type system struct {
 // before timing.
 func Eval(ctx context.Context, s *wiki.Space, qs []Question, opts EvalOptions) (*EvalReport, error) {
 	req := withDefaults(Request{K: opts.K, Budget: opts.Budget, Now: opts.Now})
+	if req.Now.IsZero() {
+		req.Now = s.Now()
+	}
 	head, err := s.Head(ctx)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ var testWhen = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 // newSpace makes an empty space in a temporary directory.
 func newSpace(t testing.TB) *wiki.Space {
 	t.Helper()
-	s, _, err := wiki.Init(context.Background(), t.TempDir(), wiki.InitOptions{Name: "test", When: testWhen})
+	s, _, err := wiki.Init(context.Background(), t.TempDir(), wiki.InitOptions{Name: "test", When: testWhen, Clock: wiki.SteppingClock(testWhen, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/retrieve/internal/index"
@@ -37,6 +36,9 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 		return nil, ErrBudgetTooSmall
 	}
 	req = withDefaults(req)
+	if req.Now.IsZero() {
+		req.Now = s.Now()
+	}
 	res := &Result{Question: req.Question, Results: []Hit{}, Trace: Trace{Topics: []string{}, Index: "none"}}
 	head, err := s.Head(ctx)
 	if err != nil {
@@ -131,9 +133,6 @@ func withDefaults(req Request) Request {
 	req.K = min(req.K, MaxK)
 	if req.Budget <= 0 {
 		req.Budget = DefaultBudget
-	}
-	if req.Now.IsZero() {
-		req.Now = time.Now()
 	}
 	return req
 }

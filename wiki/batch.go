@@ -106,7 +106,7 @@ const maxAttempts = 8
 // repository exactly as it was.
 func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Context, tx *Tx) error) (*Result, error) {
 	if b.When.IsZero() {
-		b.When = time.Now()
+		b.When = s.Now()
 	}
 	b.When = b.When.UTC().Truncate(time.Second)
 	if b.ID == "" {

@@ -18,7 +18,8 @@ type InitOptions struct {
 	Name   string
 	Owner  string // agent | human
 	Author Author
-	When   time.Time
+	When   time.Time // the first batch's time; zero reads Clock
+	Clock  Clock     // the returned space's clock; nil is the wall clock
 	// RootExtra are more files for the first batch, at paths relative to
 	// the repository's root: a CI job, which hosts read only there. For a
 	// space nested in a repository they land outside the space's folder
@@ -75,6 +76,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (_ *Space, _ *Resul
 	cfg := content.Config{Name: name, Owner: opts.Owner, TTL: content.Duration(content.DefaultTTL), SpokeLimit: content.DefaultSpokeLimit,
 		Lint: content.LintConfig{Schedule: content.DefaultSchedule}, Reap: content.ReapConfig{Schedule: content.DefaultSchedule}}
 	s := &Space{store: st, cfg: cfg, dir: abs}
+	s.SetClock(opts.Clock)
 	rel, err := filepath.Rel(realPath(st.WorkDir()), realPath(abs))
 	if err != nil {
 		return nil, nil, err

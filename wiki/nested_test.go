@@ -30,7 +30,7 @@ func TestNestedSpaceIsNotTheOuterOnes(t *testing.T) {
 		}
 	}
 	put(outer, "notes/a.md", t0.Add(time.Hour))
-	inner, _, err := wiki.Init(ctx, filepath.Join(dir, "inner"), wiki.InitOptions{Name: "inner", When: t0.Add(2 * time.Hour)})
+	inner, _, err := wiki.Init(ctx, filepath.Join(dir, "inner"), wiki.InitOptions{Name: "inner", When: t0.Add(2 * time.Hour), Clock: wiki.SteppingClock(t0.Add(2*time.Hour), time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func TestRevertOfRevertKeepsSpokeText(t *testing.T) {
 func TestSpokesFollowGitEditsPastOtherCommits(t *testing.T) {
 	ctx := context.Background()
 	s, dir := newSpace(t)
-	inner, _, err := wiki.Init(ctx, filepath.Join(dir, "inner"), wiki.InitOptions{Name: "inner", When: t0})
+	inner, _, err := wiki.Init(ctx, filepath.Join(dir, "inner"), wiki.InitOptions{Name: "inner", When: t0, Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

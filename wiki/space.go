@@ -44,6 +44,8 @@ type Space struct {
 	cfg    content.Config
 	// afterCommit is the hook SetAfterCommit installs (nil for none).
 	afterCommit atomic.Pointer[func(*Result)]
+	// clock is the clock SetClock installs (nil for the wall clock).
+	clock atomic.Pointer[Clock]
 }
 
 // Open opens the space rooted at dir (a directory holding kb.yaml in the

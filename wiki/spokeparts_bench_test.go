@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/ptwiki/pt/wiki"
 )
@@ -16,7 +17,7 @@ import (
 //	go test ./wiki/ -run '^$' -bench IngestIntoLargeTopic -benchtime 100x
 func BenchmarkIngestIntoLargeTopic(b *testing.B) {
 	ctx := context.Background()
-	s, _, err := wiki.Init(ctx, b.TempDir(), wiki.InitOptions{Name: "team", When: t0})
+	s, _, err := wiki.Init(ctx, b.TempDir(), wiki.InitOptions{Name: "team", When: t0, Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -263,7 +263,7 @@ func (s *Space) integrate(ctx context.Context, last, tip gitstore.Hash, res *Syn
 	if local == tip {
 		return nil
 	}
-	who := gitstore.Signature{Name: opts.Committer.Name, Email: opts.Committer.Email}
+	who := gitstore.Signature{Name: opts.Committer.Name, Email: opts.Committer.Email, When: s.Now()}
 	if who.Name == "" {
 		who.Name, who.Email = "pt", "pt@localhost"
 	}

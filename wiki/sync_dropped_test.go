@@ -52,7 +52,7 @@ func TestSyncDropsABatchTheRemoteAlreadyApplied(t *testing.T) {
 	if countOf(ids, ra.Batch) != 1 || countOf(ids, rb.Batch) != 0 || countOf(ids, kept) != 1 {
 		t.Errorf("remote batches %v: want %s and %s once, not %s", ids, ra.Batch, kept, rb.Batch)
 	}
-	log := git(t, bare, "show", "main:log.md")
+	log := fullLog(t, bare, "main")
 	if strings.Contains(log, rb.Batch) || strings.Count(log, "reverts `"+x+"`") != 1 {
 		t.Errorf("log.md lists the dropped revert, or not one revert of %s:\n%s", x, log)
 	}

@@ -116,6 +116,7 @@ func replica(t *testing.T, bare, url string) (*wiki.Space, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.SetClock(wiki.SteppingClock(t0.Add(time.Hour), time.Second))
 	t.Cleanup(func() { s.Close() })
 	return s, dir
 }
@@ -188,4 +189,16 @@ func head(t *testing.T, s *wiki.Space) string {
 		t.Fatal(err)
 	}
 	return string(h)
+}
+
+// fullLog returns the whole batch log at rev: log.md and the monthly
+// archives under log/ that it rolls over into.
+func fullLog(t *testing.T, dir, rev string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(git(t, dir, "show", rev+":log.md"))
+	for _, f := range strings.Fields(git(t, dir, "ls-tree", "--name-only", rev, "log/")) {
+		b.WriteString("\n" + git(t, dir, "show", rev+":"+f))
+	}
+	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptwiki/pt/wiki"
 )
@@ -23,6 +24,7 @@ func TestSyncRebuildsEachSpacesBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.SetClock(wiki.SteppingClock(t0.Add(time.Hour), time.Second))
 		t.Cleanup(func() { s.Close() })
 		return s
 	}
@@ -89,7 +91,7 @@ func twoSpaceHost(t *testing.T) (bare, seed string) {
 	_, bare = hostRepo(t, true)
 	seed = filepath.Join(t.TempDir(), "seed")
 	git(t, filepath.Dir(seed), "clone", "-q", bare, seed)
-	infra, _, err := wiki.Init(context.Background(), filepath.Join(seed, "infra"), wiki.InitOptions{Name: "infra"})
+	infra, _, err := wiki.Init(context.Background(), filepath.Join(seed, "infra"), wiki.InitOptions{Name: "infra", Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

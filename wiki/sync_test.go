@@ -84,7 +84,7 @@ func TestSyncReplicasConvergeOverGitDaemon(t *testing.T) {
 			t.Errorf("replica %s: origin/main at %s, want %s", name, got, remote)
 		}
 	}
-	log := git(t, bare, "show", "main:log.md")
+	log := fullLog(t, bare, "main")
 	for _, id := range append(want, init) {
 		if n := strings.Count(log, "`"+id+"`"); n != 1 {
 			t.Errorf("log.md has %d entries for %s, want 1", n, id)

@@ -31,7 +31,7 @@ func git(t *testing.T, dir string, args ...string) string {
 func newSpace(t *testing.T) (*wiki.Space, string) {
 	t.Helper()
 	dir := t.TempDir()
-	s, res, err := wiki.Init(context.Background(), dir, wiki.InitOptions{Name: "team", When: t0})
+	s, res, err := wiki.Init(context.Background(), dir, wiki.InitOptions{Name: "team", When: t0, Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,6 +188,7 @@ func TestSpokeSplitsIntoParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.SetClock(wiki.SteppingClock(t0.Add(time.Hour), time.Second))
 	defer s.Close()
 	_, err = s.Apply(ctx, wiki.Batch{Kind: wiki.KindIngest, Title: "seven", ApprovedBy: "x"}, func(ctx context.Context, tx *wiki.Tx) error {
 		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g"} {
@@ -256,7 +257,7 @@ func TestHistoryOfANestedSpace(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "README.md"), []byte("# repo\n"), 0o644)
 	git(t, root, "add", "README.md")
 	git(t, root, "commit", "-qm", "outside the nested space")
-	nested, _, err := wiki.Init(ctx, filepath.Join(root, "teams", "infra", "kb"), wiki.InitOptions{Name: "infra"})
+	nested, _, err := wiki.Init(ctx, filepath.Join(root, "teams", "infra", "kb"), wiki.InitOptions{Name: "infra", Clock: wiki.SteppingClock(t0, time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

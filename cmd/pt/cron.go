@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
 	"os"
 	"os/signal"
@@ -50,7 +49,7 @@ func newCronCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := wiki.Open(e.ctx, dir)
+			s, err := e.openAt(e.ctx, dir)
 			if err != nil {
 				return err
 			}
@@ -77,7 +76,7 @@ func newCronCmd(e *env) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runCron(ctx, e.stderr, dir, specs, stopTimeout)
+			return runCron(ctx, e, dir, specs, stopTimeout)
 		},
 	}
 	cmd.Flags().StringVar(&lintSpec, "lint", "", "lint schedule (default: kb.yaml lint.schedule, else @daily; 'off' to disable)")
@@ -118,9 +117,9 @@ func orDefault(spec string) string {
 // runCron schedules the jobs and blocks until ctx is done, then stops the
 // scheduler and waits for a running job up to stopTimeout; past that the
 // job's context is cancelled (a batch is atomic: it lands whole or not).
-func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs, stopTimeout time.Duration) error {
+func runCron(ctx context.Context, e *env, dir string, specs cronSpecs, stopTimeout time.Duration) error {
 	lintSpec, reapSpec := specs.lint, specs.reap
-	logger := log.New(stderr, "pt cron: ", log.LstdFlags)
+	logger := log.New(e.stderr, "pt cron: ", log.LstdFlags)
 	clog := cron.PrintfLogger(logger)
 	// Recover sits inside SkipIfStillRunning: robfig's skip wrapper gives
 	// its token back only when the job returns, so a panic escaping it
@@ -134,7 +133,7 @@ func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs,
 	// is the only line pt prints.
 	var notes []string
 	if lintSpec != "off" {
-		if _, err := c.AddFunc(lintSpec, func() { cronLint(jobCtx, logger, dir) }); err != nil {
+		if _, err := c.AddFunc(lintSpec, func() { cronLint(jobCtx, logger, e, dir) }); err != nil {
 			return badSpec("--lint", specs.lintFrom, lintSpec, err)
 		}
 		notes = append(notes, "lint scheduled: "+lintSpec)
@@ -143,14 +142,14 @@ func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs,
 		if reapJob == nil {
 			notes = append(notes, "reap: the TTL reaper is not available in this build; skipped")
 		} else {
-			if _, err := c.AddFunc(reapSpec, func() { cronReap(jobCtx, logger, dir) }); err != nil {
+			if _, err := c.AddFunc(reapSpec, func() { cronReap(jobCtx, logger, e, dir) }); err != nil {
 				return badSpec("--reap", specs.reapFrom, reapSpec, err)
 			}
 			notes = append(notes, "reap scheduled: "+reapSpec)
 		}
 	}
 	if specs.sync != "off" {
-		if _, err := c.AddFunc(specs.sync, func() { cronSync(jobCtx, logger, dir) }); err != nil {
+		if _, err := c.AddFunc(specs.sync, func() { cronSync(jobCtx, logger, e, dir) }); err != nil {
 			return usageError{fmt.Errorf("--sync %q: %v", specs.sync, err)}
 		}
 		notes = append(notes, "sync scheduled: "+specs.sync)
@@ -176,8 +175,8 @@ func runCron(ctx context.Context, stderr io.Writer, dir string, specs cronSpecs,
 
 // cronLint is one scheduled lint run. It opens the space afresh, so that
 // it sees kb.yaml and the pages as they are now.
-func cronLint(ctx context.Context, logger *log.Logger, dir string) {
-	s, err := wiki.Open(ctx, dir)
+func cronLint(ctx context.Context, logger *log.Logger, e *env, dir string) {
+	s, err := e.openAt(ctx, dir)
 	if err != nil {
 		logger.Printf("lint failed: %v", err)
 		return
@@ -195,14 +194,14 @@ func cronLint(ctx context.Context, logger *log.Logger, dir string) {
 }
 
 // cronReap is one scheduled reap run.
-func cronReap(ctx context.Context, logger *log.Logger, dir string) {
-	s, err := wiki.Open(ctx, dir)
+func cronReap(ctx context.Context, logger *log.Logger, e *env, dir string) {
+	s, err := e.openAt(ctx, dir)
 	if err != nil {
 		logger.Printf("reap failed: %v", err)
 		return
 	}
 	defer s.Close()
-	if err := reapJob(ctx, s, time.Now()); err != nil {
+	if err := reapJob(ctx, s, time.Time{}); err != nil {
 		logger.Printf("reap failed: %v", err)
 		return
 	}

@@ -34,7 +34,7 @@ func (l *lockedBuffer) String() string {
 func cronSpace(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	s, _, err := wiki.Init(context.Background(), dir, wiki.InitOptions{Name: "team"})
+	s, _, err := wiki.Init(context.Background(), dir, wiki.InitOptions{Name: "team", Clock: wiki.SteppingClock(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC), time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestCronSurvivesFailures(t *testing.T) {
 	var stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runCron(ctx, &stderr, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 5*time.Second)
+		done <- runCron(ctx, &env{stderr: &stderr}, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 5*time.Second)
 	}()
 	for range 3 {
 		select {
@@ -108,7 +108,7 @@ func TestCronStopTimeout(t *testing.T) {
 	var stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- runCron(ctx, &stderr, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 100*time.Millisecond)
+		done <- runCron(ctx, &env{stderr: &stderr}, dir, cronSpecs{lint: "off", reap: "@every 1s", sync: "off"}, 100*time.Millisecond)
 	}()
 	select {
 	case <-started:

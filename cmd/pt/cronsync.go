@@ -19,8 +19,8 @@ type cronSpecs struct{ lint, reap, sync, lintFrom, reapFrom string }
 
 // cronSync is one scheduled sync: people's edits on the host come down, this
 // replica's batches go up.
-func cronSync(ctx context.Context, logger *log.Logger, dir string) {
-	s, err := wiki.Open(ctx, dir)
+func cronSync(ctx context.Context, logger *log.Logger, e *env, dir string) {
+	s, err := e.openAt(ctx, dir)
 	if err != nil {
 		logger.Printf("sync failed: %v", err)
 		return

@@ -58,18 +58,18 @@ func newDemoCmd(e *env) *cobra.Command {
 				defer os.RemoveAll(tmp)
 				dir = tmp
 			}
-			return runDemo(e.ctx, e.stdout, dir, keep != "")
+			return runDemo(e.ctx, e.stdout, dir, keep != "", e.now())
 		},
 	}
 	cmd.Flags().StringVar(&keep, "keep", "", "build the demo space in this directory and keep it")
 	return cmd
 }
 
-func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
+func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.Time) error {
 	defer retrieve.CloseIndexes()
 	step := func(format string, a ...any) { fmt.Fprintf(w, "\n== "+format+"\n", a...) }
 	who := wiki.Author{Name: "dana", Kind: "human"}
-	when := time.Now().UTC()
+	when := now.UTC()
 
 	kb := filepath.Join(dir, "kb")
 	step("pt init %s", kb)

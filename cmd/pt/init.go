@@ -28,7 +28,7 @@ func newInitCmd(e *env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			s, res, err := wiki.Init(e.ctx, dir, wiki.InitOptions{Name: name, Owner: owner, Author: e.identity(), RootExtra: extra})
+			s, res, err := wiki.Init(e.ctx, dir, wiki.InitOptions{Name: name, Owner: owner, Author: e.identity(), RootExtra: extra, Clock: e.clock})
 			if err != nil {
 				return err
 			}

@@ -109,7 +109,7 @@ func lintDirs(e *env, all bool) ([]string, error) {
 func lintSpaces(e *env, dirs []string, opts lint.Options) ([]*lint.Report, error) {
 	var prepared []*lint.Prepared
 	for _, dir := range dirs {
-		s, err := wiki.Open(e.ctx, dir)
+		s, err := e.openAt(e.ctx, dir)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ passed (bodies are kept byte for byte), which drops them from the spokes and
 from retrieval. With nothing to expire it writes nothing.`,
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t := time.Now()
+			var t time.Time // zero: the space's clock
 			if now != "" {
 				var err error
 				if t, err = parseClock(now); err != nil {

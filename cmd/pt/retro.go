@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +32,6 @@ Skipped consults are counted from this clone's local consult log.`,
 			if strings.TrimSpace(r.Cycle) == "" {
 				return usageError{fmt.Errorf("retro: name the cycle")}
 			}
-			r.Now = time.Now()
 			if now != "" {
 				var err error
 				if r.Now, err = parseClock(now); err != nil {

@@ -27,8 +27,9 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	kb     string // --kb
-	json   bool   // --json
+	kb     string     // --kb
+	json   bool       // --json
+	clock  wiki.Clock // $PT_TEST_CLOCK in tests; nil is the wall clock
 }
 
 // commands registers the subcommands; each command file adds its own in an
@@ -50,6 +51,12 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	clock, err := clockFromEnv()
+	if err != nil {
+		fmt.Fprintln(stderr, "pt: "+err.Error())
+		return exitUsage
+	}
+	e.clock = clock
 	root := &cobra.Command{
 		Use:           "pt",
 		Short:         "pt: a git-native wiki with compounding file-back",
@@ -68,7 +75,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		root.AddCommand(f(e))
 	}
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -112,7 +119,7 @@ func (e *env) open() (*wiki.Space, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := wiki.Open(e.ctx, dir)
+	s, err := e.openAt(e.ctx, dir)
 	if errors.Is(err, wiki.ErrNoSpace) && (e.kb != "" || os.Getenv("PT_KB") != "") {
 		// --kb and $PT_KB name the space's own folder; say which folder
 		// holds one when dir is below it.

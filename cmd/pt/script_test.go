@@ -28,6 +28,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_NAME", "dana")
 			env.Setenv("GIT_COMMITTER_EMAIL", "dana@example.com")
 			env.Setenv("HOME", env.WorkDir)
+			// Scripts state their time: every batch is dated here unless a
+			// script sets PT_TEST_CLOCK itself.
+			env.Setenv("PT_TEST_CLOCK", "2026-11-29T18:00:00Z")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor},

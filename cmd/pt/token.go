@@ -36,7 +36,7 @@ func newTokenCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			secret, tok, err := mcp.OpenTokens(s).Create(name, scope, time.Now())
+			secret, tok, err := mcp.OpenTokens(s).Create(name, scope, s.Now())
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptwiki/pt/wiki"
 	"github.com/ptwiki/pt/wiki/spacegen"
@@ -30,7 +31,7 @@ func TestGenerate(t *testing.T) {
 // o.Pages pages with only the count given.
 func TestFillWithDefaults(t *testing.T) {
 	ctx := context.Background()
-	s, _, err := wiki.Init(ctx, t.TempDir(), wiki.InitOptions{Name: "team"})
+	s, _, err := wiki.Init(ctx, t.TempDir(), wiki.InitOptions{Name: "team", Clock: wiki.SteppingClock(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC), time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
