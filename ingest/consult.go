@@ -82,6 +82,8 @@ type Verdict struct {
 	Answer     string        `json:"answer"`
 	Citations  []content.Ref `json:"citations"`
 	Durability string        `json:"durability"`
+	// Expires is the filed page's expiry date (time_bound answers only).
+	Expires string `json:"expires,omitempty"`
 	// AnswerBy says who composed the answer: caller, model or extractive.
 	AnswerBy string `json:"answer_by,omitempty"`
 	// ModelError says why a configured model was not used (down, slow,

@@ -2,8 +2,8 @@ package ingest
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+	"time"
 )
 
 // Durability says how long a consult answer stays true, which decides
@@ -16,11 +16,14 @@ const (
 	// Durable answers hold until someone changes the system: decisions,
 	// conventions, how things work, lessons, rationale.
 	Durable Durability = "durable"
-	// TimeBound answers are facts with an evident shelf life: current
-	// versions, release dates, deadlines, temporary workarounds.
+	// TimeBound answers are facts that hold for now but will change:
+	// current versions, supported ports, current tools and people,
+	// calendars, deadlines, temporary workarounds.
 	TimeBound Durability = "time_bound"
-	// Ephemeral answers are live state: planning, priorities, status, who
-	// is on call this week. They are stale by the time anyone reads them.
+	// Ephemeral answers are live state of work, which changes daily:
+	// planning, priorities, status, blockers, who is on a rota or on call,
+	// pending approvals, what to do before a named day. They are stale by
+	// the time anyone reads them.
 	Ephemeral Durability = "ephemeral"
 )
 
@@ -65,61 +68,60 @@ func durabilityRank(d Durability) int {
 	return 0
 }
 
-// durabilityRule is one cue. Question rules see the question only; answer
-// rules see the answer too (some cues, like "this sprint", mark live state
-// wherever they appear, while others, like "today", are too common in
-// durable answers to be trusted outside the question).
-type durabilityRule struct {
-	d      Durability
-	re     *regexp.Regexp
-	reason string
-	answer bool
-}
-
-// Rules are tried in order: every ephemeral rule before any time_bound one,
-// so that "what is the current status" is ephemeral, not time_bound.
-var durabilityRules = []durabilityRule{
-	{Ephemeral, regexp.MustCompile(`(?i)\bwhat\s+(?:should|shall|can|could|do|does)\s+[\w@.-]+(?:\s+\w+)?\s+(?:work\s+on|pick\s+up|tackle|focus\s+on|prioriti[sz]e)\b`), "asks what to work on", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\b(?:work\s+on|pick\s+up|tackle|do)\s+next\b|\bwhat(?:'s|\s+is)\s+next\b`), "asks what comes next", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\bprioriti[sz]|\bpriorities\b|\bhighest[- ]priority\b|\btop\s+priority\b`), "prioritisation", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\bstand-?ups?\b|\bstatus\s+(?:update|report|of|on)\b|\bcurrent\s+status\b|\bwhat(?:'s|\s+is)\s+the\s+status\s*(?:\?|$|of\b|on\b|with\b)|\bstatus\?`), "status", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\bwho(?:'s|\s+is)\s+on[- ]call\b|\bon[- ]call\s+(?:this|next|today|tonight|now|right\s+now)\b`), "who is on call now", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\b(?:is|are|what(?:'s|\s+is)|what\s+are|who\s+is|anything)\s+(?:\w+\s+){0,3}blocked\b|\b(?:what\s+are\s+the|any|current|open|our)\s+blockers\b`), "what is blocked", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\b(?:this|current|next|the\s+current)\s+(?:sprint|iteration)\b|\bthis\s+sprint's\b|\bstatus\s+update\b|\bin\s+today's\s+standup\b`), "this sprint", true},
-	{Ephemeral, regexp.MustCompile(`(?i)\b(?:today|tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|evening|week)|right\s+now|at\s+the\s+moment)\b`), "today or this week", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\b(?:who\s+is|who's|is\s+anyone|anyone)\s+(?:working|assigned)\b|\bin\s+progress\b|\b(?:is|has)\s+(?:[A-Z][A-Z0-9]+-\d+|ticket\s+\S+|#\d+)\s+(?:been\s+)?(?:done|merged|fixed|closed|shipped|landed)\b|\bplan\s+for\s+(?:today|tomorrow|the\s+week)\b`), "current work on a ticket", false},
-	{Ephemeral, regexp.MustCompile(`(?i)\bwhere\s+(?:are|is)\s+\w+\s+(?:at|on)\s+with\b|\bwhere\s+are\s+we\s+(?:on|with)\b|\bhow\s+far\s+along\b|\bETA\b|\bwhen\s+will\s+\S+(?:\s+\S+)?\s+be\s+(?:done|ready|finished)\b|\b(?:done|finished|ready|over|complete)\s+yet\b|\bwhat(?:'s|\s+is)\s+the\s+(?:latest\s+)?progress\b|\bany\s+progress\s+on\b|\bwhat(?:'s|\s+is)\s+the\s+current\s+state\s+of\b`), "progress of ongoing work", false},
-	{TimeBound, regexp.MustCompile(`(?i)\bas\s+of\s+(?:now|today|this|writing|\d|january|february|march|april|may|june|july|august|september|october|november|december|q[1-4]|v?\d)`), "as of a date", true},
-	{TimeBound, regexp.MustCompile(`(?i)\b(?:currently|for\s+now|at\s+present|for\s+the\s+time\s+being|until\s+further\s+notice|until\s+we\s+(?:migrate|fix|ship|upgrade|move|finish|switch))\b`), "true for now", true},
-	{TimeBound, regexp.MustCompile(`(?i)\b(?:latest|newest|current|next)\s+(?:stable\s+)?(?:version|release)\b|\brelease\s+date\b|\b(?:will\s+be|to\s+be)\s+released\b`), "version or release", true},
-	{TimeBound, regexp.MustCompile(`(?i)\b(?:what|which)\s+version\b|\bwhen\s+(?:is|will|does)\s+(?:\S+\s+){0,3}(?:released?|ship|launch|land)\b`), "version or release", false},
-	{TimeBound, regexp.MustCompile(`(?i)\bdeadlines?\b|\bdue\s+(?:on|by|date)\b|\b(?:this|next|last)\s+(?:quarter|month|year|cycle|half)\b|\bq[1-4]\s*(?:20\d\d|'\d\d)\b|\bby\s+(?:the\s+end\s+of\s+)?(?:january|february|march|april|june|july|august|september|october|november|december)\b`), "deadline or dated plan", true},
-	{TimeBound, regexp.MustCompile(`(?i)\bupcoming\b|\bscheduled\s+for\b|\b(?:next|upcoming)\s+(?:meetup|conference|event|outage|maintenance|freeze)\b|\bcode\s+freeze\b|\bend[- ]of[- ]life\b|\bEOL\b|\bdeprecated\s+(?:in|from|after)\b`), "upcoming event or end of life", true},
-	{TimeBound, regexp.MustCompile(`(?i)\btemporar(?:y|ily)\s+(?:fix|workaround|solution|measure|hack|patch|disabled|pinned)|\btemporarily\b|\bstopgap\b|\binterim\s+(?:fix|solution)\b|\bworkaround\b|\buntil\s+\S+\s+(?:is|are)\s+(?:fixed|released|merged|resolved)\b`), "temporary workaround", true},
-}
-
-// durableCue names what kind of durable knowledge an answer is, for the
-// reason only: durable is the default, not something a cue must prove.
-var durableCue = regexp.MustCompile(`(?i)\b(?:decided|decision|agreed|convention|we\s+always|we\s+never|rule\s+of\s+thumb|lessons?|learned|rationale|why\b|because|how\s+(?:does|do|to)|works\s+by|design)`)
-
 // ClassifyDurability classifies a consult by rule, with a short reason that
-// names the cue found. Ephemeral cues are looked for first, then time_bound
-// ones; anything else is durable. The question weighs more than the answer:
-// "what should I work on next" is live state whatever the answer says,
-// while an answer that mentions "today" may still explain how things work.
+// names the cue found. It reads the question and the answer: live-state
+// cues first (durabilityRules marks each as read in the question, in the
+// answer's first sentence or in the whole answer), then time-bound ones;
+// anything else is durable. The question weighs more than the answer: "what
+// should I work on next" is live state whatever the answer says, while an
+// answer that mentions "today" may still explain how things work.
 func ClassifyDurability(question, answer string) (Durability, string) {
+	return ClassifyDurabilityAt(question, answer, time.Time{})
+}
+
+// ClassifyDurabilityAt is ClassifyDurability as of now: a calendar date
+// whose year is before now's is history, not a shelf life, so it makes
+// nothing time-bound. A zero now counts every date.
+func ClassifyDurabilityAt(question, answer string, now time.Time) (Durability, string) {
+	first := firstSentence(answer)
 	for _, r := range durabilityRules {
-		if m := r.re.FindString(question); m != "" {
-			return r.d, fmt.Sprintf("%s: %s (question says %q)", r.d, r.reason, m)
+		if r.unless != nil && r.unless.MatchString(question) {
+			continue
 		}
-		if r.answer {
-			if m := r.re.FindString(answer); m != "" {
-				return r.d, fmt.Sprintf("%s: %s (answer says %q)", r.d, r.reason, m)
+		for _, in := range []struct {
+			on   bool
+			text string
+			who  string
+		}{{r.where&inQuestion != 0, question, "question"}, {r.where&inFirst != 0, first, "answer"}, {r.where&inAnswer != 0, answer, "answer"}} {
+			if !in.on {
+				continue
+			}
+			if m := r.re.FindString(in.text); m != "" {
+				return r.d, fmt.Sprintf("%s: %s (%s says %q)", r.d, r.reason, in.who, strings.TrimSpace(m))
 			}
 		}
+	}
+	if d, ok := presentDate(question+"\n"+answer, now); ok {
+		return TimeBound, fmt.Sprintf("%s: a date anchors it (%q)", TimeBound, d)
 	}
 	if m := durableCue.FindString(question + "\n" + answer); m != "" {
 		return Durable, fmt.Sprintf("durable: decision, convention or explanation (%q), no time or status cue", strings.TrimSpace(m))
 	}
 	return Durable, "durable: no time or status cue"
+}
+
+// firstSentence is the answer up to its first full stop, question mark,
+// exclamation mark or line break: where a reply to "is X still Y?" says
+// that it is.
+func firstSentence(answer string) string {
+	s := strings.TrimSpace(answer)
+	for i, r := range s {
+		switch r {
+		case '.', '?', '!', '\n':
+			if r != '.' || i+1 >= len(s) || s[i+1] == ' ' || s[i+1] == '\n' {
+				return s[:i+1]
+			}
+		}
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestClassifyDurability(t *testing.T) {
@@ -32,6 +33,14 @@ func TestClassifyDurability(t *testing.T) {
 		{"Is the ledger migration done yet?", "No, the last service moves on Monday.", Ephemeral},
 		{"What's the current state of the search rewrite?", "Behind a flag in staging.", Ephemeral},
 		{"How does the reaper work?", "As a status update: this sprint we changed it to run hourly.", Ephemeral},
+		{"Is the linux-arm64 builder still marked as broken?", "Yes, its known issue is open.", Ephemeral},
+		{"Which blockers are still open for rc1?", "Two compiler bugs.", Ephemeral},
+		{"Who is covering the release rota until Friday?", "Mei.", Ephemeral},
+		{"Has security signed off on the new token format yet?", "Not yet.", Ephemeral},
+		{"Which flaky tests should we fix before Wednesday?", "The two in the serial job.", Ephemeral},
+		{"Which PRs are pending review?", "Three docs PRs.", Ephemeral},
+		{"Can I merge the migration?", "Not yet: the DBA review is open.", Ephemeral},
+		{"Is the deploy pipeline healthy?", "It's still failing on the lint step since this morning.", Ephemeral},
 
 		// Time-bound: facts with an evident shelf life.
 		{"Which version of Postgres do we run?", "Postgres 16.4 on all clusters.", TimeBound},
@@ -45,6 +54,12 @@ func TestClassifyDurability(t *testing.T) {
 		{"When will bluge be released with the fix?", "No date yet.", TimeBound},
 		{"Is Go 1.22 still supported?", "Go 1.22 is end-of-life since the 1.24 release.", TimeBound},
 		{"What happens during the freeze?", "The code freeze for the holiday runs from 20 December.", TimeBound},
+		{"What is the release calendar at the moment?", "A minor release every six months, in February and August.", TimeBound},
+		{"Which linters do people use today?", "Mostly staticcheck and golangci-lint.", TimeBound},
+		{"What prefix do experiment flags use until the 1.28 cycle starts?", "go127.", TimeBound},
+		{"What's the minimum Git version the tooling needs?", "Git 2.24.", TimeBound},
+		{"Does the SDK support retries yet?", "Not in a release.", TimeBound},
+		{"Who leads the storage team?", "Mei, until 2099-01-01.", TimeBound},
 
 		// Durable: decisions, conventions, how things work, lessons.
 		{"Why is the index keyed by commit?", "Because it is derived data: keying it by commit makes incremental updates and rebuilds safe.", Durable},
@@ -59,10 +74,16 @@ func TestClassifyDurability(t *testing.T) {
 		{"What is the status field in frontmatter for?", "The status of a page is active, stale, retracted or expired.", Durable},
 		{"How does Patroni fail over?", "The leader holds a lock in etcd until the TTL expires; a replica is then promoted.", Durable},
 		{"Where do temporary files go?", "Under the OS temp directory; pt removes them on exit.", Durable},
+		{"What changed about loop variables in Go 1.22?", "Each iteration gets its own variable, from go 1.22 in go.mod.", Durable},
+		{"Do I still need to copy the loop variable in parallel tests?", "Not once go.mod says 1.22 or later.", Durable},
+		{"Why is the release branch cut at rc.0?", "So that master can reopen for the next cycle.", Durable},
+		{"How does a range loop over a slice work?", "The value is a copy; it is thrown away on the next iteration.", Durable},
+		{"When was the write queue introduced?", "On 2019-03-04, after the first ledger outage.", Durable},
+		{"How can we make progress on our highest-priority story when it's blocked?", "Split off the part that is not blocked.", Durable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
-			got, reason := ClassifyDurability(tt.question, tt.answer)
+			got, reason := ClassifyDurabilityAt(tt.question, tt.answer, time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
 			if got != tt.want {
 				t.Errorf("ClassifyDurability(%q, %q) = %s (%s), want %s", tt.question, tt.answer, got, reason, tt.want)
 			}

@@ -33,6 +33,8 @@ type gates struct {
 	// classification floor reads them all, since a stale or retracted
 	// page's text is as classified as it was when it was active.
 	read []citedPage
+	// bodies caches the page bodies the near-duplicate gate reads, by path.
+	bodies map[string]string
 	// unreadable are cited pages that exist but do not parse: their
 	// classification is unknown, so the floor stops at them.
 	unreadable []string
@@ -91,7 +93,7 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 
 	// (b) durability: the shortest-lived of the caller's, a model's and the
 	// rules' verdicts.
-	rule, why := ClassifyDurability(in.question, v.Answer)
+	rule, why := ClassifyDurabilityAt(in.question, v.Answer, g.now)
 	d := CombineDurability(CombineDurability(in.durability, g.modelDurability), rule)
 	v.Durability = string(d)
 	if d == Ephemeral {
@@ -113,18 +115,16 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 		return stop(GateCitations, "no citation resolves to a page of the space: "+strings.Join(g.bad, "; "))
 	}
 
-	ans := Fingerprint(v.Answer)
-
-	// (d) echo of an existing page (cited, or retrieved for the question).
-	echo := threshold(g.cfg.FileBack.Echo, DefaultEcho)
-	pages, err := g.echoCandidates(ctx)
-	if err != nil {
-		return err
+	// (d) echo: pt's own extractive answer, or a copy of existing pages.
+	if v.AnswerBy == AnswerByExtraction {
+		return stop(GateEcho, "pt's extractive answer quotes the pages it cites, so it is an echo by construction and is never filed; "+
+			"to file an answer, pass your own (--answer, citing the pages it used) or configure a model (PT_LLM_URL)")
 	}
-	for _, p := range pages {
-		if c := Containment(ans, Fingerprint(string(p.Page.Body))); c >= echo {
-			return stop(GateEcho, fmt.Sprintf("the answer restates %s (containment %.2f ≥ %.2f); cite it instead of filing a copy", p.Path, c, echo))
-		}
+	if p, share, err := g.copied(ctx, v.Answer); err != nil {
+		return err
+	} else if p != "" {
+		echo := threshold(g.cfg.FileBack.Echo, DefaultCopy)
+		return stop(GateEcho, fmt.Sprintf("the answer restates %s (%.2f of its word pairs are copied, ≥ %.2f); cite it instead of filing a copy", p, share, echo))
 	}
 
 	// (e) near-duplicate of a synthesis filed within the window.
@@ -134,14 +134,94 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 	if err != nil {
 		return err
 	}
+	ans := Fingerprint(v.Answer)
 	for _, p := range syns {
 		if sim := Similarity(ans, Fingerprint(synthesisAnswer(p.Page.Body))); sim >= near {
 			return stop(GateNearDuplicate, fmt.Sprintf("the answer repeats %s, filed %s (similarity %.2f ≥ %.2f, window %s)",
 				p.Path, p.Page.Meta.Created.Format(time.DateOnly), sim, near, content.Duration(window)))
 		}
 	}
+	if reason, err := g.sameQuestion(ctx, in.question, v.Answer, syns, window); err != nil {
+		return err
+	} else if reason != "" {
+		return stop(GateNearDuplicate, reason)
+	}
 	v.Reason = fmt.Sprintf("passed every gate: %s, %d citation%s", d, len(g.refs), pluralS(len(g.refs)))
 	return nil
+}
+
+// sameQuestion finds a recent synthesis that answers the same question
+// in other words: one whose question has the same content words, or one
+// that cites a page in common and draws on the same passages of the pages
+// either cites (question and answer together). A better answer to the same
+// question replaces the earlier page by superseding it, not by filing a
+// second one. It returns the reason, or "" when there is none.
+func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns []*wiki.PageAt, window time.Duration) (string, error) {
+	cited := map[string]bool{}
+	for _, r := range g.refs {
+		cited[r.path] = true
+	}
+	for _, p := range syns {
+		m := p.Page.Meta
+		q := m.Provenance.Question
+		if q == "" {
+			q = m.Title
+		}
+		filed := fmt.Sprintf("%s, filed %s", p.Path, m.Created.Format(time.DateOnly))
+		if o := questionOverlap(question, q); o >= DefaultSameQuestion {
+			return fmt.Sprintf("the same question was answered in %s (question overlap %.2f ≥ %.2f, window %s); a better answer replaces it by superseding it, not as a second page",
+				filed, o, DefaultSameQuestion, content.Duration(window)), nil
+		}
+		shared := false
+		paths := []string{}
+		for _, r := range g.refs {
+			paths = append(paths, r.path)
+		}
+		for _, c := range m.Provenance.Citations {
+			if cited[c.Path] {
+				shared = true
+			} else {
+				paths = append(paths, c.Path)
+			}
+		}
+		if !shared {
+			continue
+		}
+		gr, err := g.groundOf(ctx, paths)
+		if err != nil {
+			return "", err
+		}
+		o := overlap(gr.footprint(question+"\n"+answer), gr.footprint(q+"\n"+synthesisAnswer(p.Page.Body)))
+		if o >= DefaultSameGround {
+			return fmt.Sprintf("the answer covers the same question as %s (grounded overlap %.2f ≥ %.2f on the pages both cite, window %s); a better answer replaces it by superseding it, not as a second page",
+				filed, o, DefaultSameGround, content.Duration(window)), nil
+		}
+	}
+	return "", nil
+}
+
+// groundOf reads the pages at head (once per consult) as a ground; pages
+// gone or unreadable are left out.
+func (g *gates) groundOf(ctx context.Context, paths []string) (ground, error) {
+	if g.bodies == nil {
+		g.bodies = map[string]string{}
+	}
+	var bodies []string
+	for _, p := range paths {
+		b, ok := g.bodies[p]
+		if !ok {
+			pa, err := g.readPage(ctx, p)
+			if err != nil && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err == nil {
+				b = string(pa.Page.Body)
+			}
+			g.bodies[p] = b
+		}
+		bodies = append(bodies, b)
+	}
+	return groundOf(bodies), nil
 }
 
 // resolve checks every citation: a safe path to a page that exists at head,
@@ -207,6 +287,45 @@ func (g *gates) readPage(ctx context.Context, p string) (*wiki.PageAt, error) {
 		return nil, fmt.Errorf("%s: %w", p, wiki.ErrNotFound)
 	}
 	return g.space.ReadPage(ctx, g.head, p)
+}
+
+// copied finds the page the answer copies: the echo candidate of which
+// the largest share of the answer's word pairs is verbatim, or the cited
+// pages taken together (an answer pasted from two pages is a copy too),
+// when that share reaches the echo threshold. It returns "" when the
+// answer is in its own words.
+func (g *gates) copied(ctx context.Context, answer string) (string, float64, error) {
+	pages, err := g.echoCandidates(ctx)
+	if err != nil {
+		return "", 0, err
+	}
+	a := shinglesOf(answer)
+	best, bestShare := "", 0.0
+	cited := map[string]bool{}
+	for _, r := range g.refs {
+		cited[r.path] = true
+	}
+	var all []shingles
+	var names []string
+	for _, p := range pages {
+		ps := shinglesOf(string(p.Page.Body))
+		if sh := a.share(ps); sh > bestShare {
+			best, bestShare = p.Path, sh
+		}
+		if cited[p.Path] {
+			all = append(all, ps)
+			names = append(names, p.Path)
+		}
+	}
+	if len(all) > 1 {
+		if sh := a.share(all...); sh > bestShare && sh-bestShare > 0.1 {
+			best, bestShare = strings.Join(names, " and "), sh
+		}
+	}
+	if bestShare < threshold(g.cfg.FileBack.Echo, DefaultCopy) {
+		return "", bestShare, nil
+	}
+	return best, bestShare, nil
 }
 
 // echoCandidates are the pages an answer may merely restate: the cited

@@ -114,6 +114,9 @@ func TestFileBackModel(t *testing.T) {
 			if !strings.Contains(v.Answer, "(From ") {
 				t.Errorf("fallback answer is not extractive:\n%s", v.Answer)
 			}
+			if v.Verdict != ingest.VerdictSkipped || v.Gate != ingest.GateEcho {
+				t.Errorf("extractive fallback %s at %q: %s", v.Verdict, v.Gate, v.Reason)
+			}
 		})
 	}
 }

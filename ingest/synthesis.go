@@ -97,7 +97,8 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		Updated: b.When,
 	}
 	if Durability(v.Durability) == TimeBound {
-		meta.Expires = in.when.Add(tx.Space().Config().TTLOrDefault()).Format(time.DateOnly)
+		meta.Expires = expiry(in, v, tx.Space().Config().TTLOrDefault()).Format(time.DateOnly)
+		v.Expires = meta.Expires
 	}
 	pg := content.NewPage(meta, []byte(synthesisBody(p, in.question, v.Answer, refs)))
 	data, err := pg.Bytes()
@@ -176,4 +177,14 @@ func linkText(s string) string {
 // linkTarget escapes what would end a Markdown link destination early.
 func linkTarget(p string) string {
 	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(p)
+}
+
+// expiry is when a time-bound answer expires: the sooner of the date the
+// question or the answer says it holds until and now plus the space's TTL.
+func expiry(in *consultInput, v *Verdict, ttl time.Duration) time.Time {
+	exp := in.when.Add(ttl)
+	if t, ok := ExpiryFromText(in.question, v.Answer, in.when); ok && t.Before(exp) {
+		exp = t
+	}
+	return exp
 }

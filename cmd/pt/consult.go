@@ -108,7 +108,9 @@ func parseClock(s string) (time.Time, error) {
 }
 
 // printVerdict renders a consult's verdict for people: what happened and
-// why, then the answer and what it cites.
+// why on one line. A filed answer follows with what it cites; a skipped
+// one only when pt composed it (the caller has never seen it), since a
+// caller's own answer needs no echo.
 func printVerdict(w io.Writer, v *ingest.Verdict) {
 	if v.Verdict == ingest.VerdictFiled {
 		fmt.Fprintf(w, "filed %s (batch %s, commit %s): %s\n", v.Page, v.Batch, short(v.Commit), v.Reason)
@@ -117,6 +119,9 @@ func printVerdict(w io.Writer, v *ingest.Verdict) {
 	}
 	if v.ModelError != "" {
 		fmt.Fprintf(w, "note: the model was not used (%s); the answer is extractive\n", v.ModelError)
+	}
+	if v.Verdict != ingest.VerdictFiled && v.AnswerBy == ingest.AnswerByCaller {
+		return
 	}
 	if v.Answer != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(v.Answer))

@@ -42,6 +42,15 @@ separate consumer group, so a backlog of payments never delays a refund.
 - [ ] Jonas will add the refund consumer group before 2026-12-05.
 `
 
+// demoAnswer is an agent's answer to the demo's consult: in its own words,
+// joining the postmortem and the new decision, so it files back.
+const demoAnswer = `Two things changed. Migrations can no longer stall ledger writes: an index
+on a table of more than a million rows is built concurrently in a migration
+of its own, and every migration runs with a five-second lock timeout, so a
+blocked one fails instead of holding writers. And refunds, eleven of which
+had to be re-entered by hand after the outage, now go through the durable
+write queue like payments, on a consumer group of their own.`
+
 func newDemoCmd(e *env) *cobra.Command {
 	var keep string
 	cmd := &cobra.Command{
@@ -115,8 +124,9 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.T
 		printQuery(w, r, 160)
 	}
 
-	step("pt consult: file the answer back as a synthesis page, if it passes the gates")
+	step("pt consult --answer: file an agent's answer back as a synthesis page, if it passes the gates")
 	v, err := ingest.FileBack(ctx, s, ingest.Consult{Question: "What did we change after the ledger outage of September 2026?",
+		Answer: demoAnswer, Citations: []string{"sources/2026-09-postmortem-ledger-outage.md", "sources/decision-refunds-share-the-write-queue.md"},
 		AskedBy: "dana", Author: who, When: when.Add(2 * time.Minute)})
 	if err != nil {
 		return err

@@ -1,0 +1,115 @@
+package ingest
+
+import (
+	"math"
+	"strings"
+)
+
+// Thresholds of the near-duplicate gate beyond wording (DESIGN.md §7).
+const (
+	// DefaultSameGround is the grounded overlap at or above which two
+	// consults that cite a page in common answer the same question. On the
+	// tuning half of the labelled consults the same questions asked and
+	// answered in other words scored 0.75 and up, and different questions
+	// on the same pages 0.47 and below; 0.60 sits in that gap.
+	DefaultSameGround = 0.60
+	// DefaultSameQuestion is the overlap of two questions' content words
+	// at or above which they are the same question, whatever the answers
+	// say. Different questions of the tuning half overlapped 0.36 at most.
+	DefaultSameQuestion = 0.70
+)
+
+// A ground is the text of the pages two consults cite, cut into blocks
+// (paragraphs and list items), each the set of its content words.
+type ground []map[string]bool
+
+// groundOf cuts page bodies into blocks of content words.
+func groundOf(bodies []string) ground {
+	var g ground
+	for _, body := range bodies {
+		for _, block := range textBlocks(body) {
+			if ws := wordSet(block); len(ws) > 0 {
+				g = append(g, ws)
+			}
+		}
+	}
+	return g
+}
+
+// textBlocks splits Markdown into paragraphs and list items.
+func textBlocks(body string) []string {
+	var out []string
+	var cur strings.Builder
+	flush := func() {
+		if strings.TrimSpace(cur.String()) != "" {
+			out = append(out, cur.String())
+		}
+		cur.Reset()
+	}
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			flush()
+			continue
+		case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "):
+			flush()
+		}
+		cur.WriteString(l)
+		cur.WriteByte('\n')
+	}
+	flush()
+	return out
+}
+
+// footprint is where on the ground a text draws from: each content word of
+// the text counts for the blocks that hold it, shared equally, so a word
+// that appears everywhere places the text nowhere in particular.
+func (g ground) footprint(text string) map[int]float64 {
+	fp := map[int]float64{}
+	for w := range wordSet(text) {
+		var hits []int
+		for i, block := range g {
+			if block[w] {
+				hits = append(hits, i)
+			}
+		}
+		for _, i := range hits {
+			fp[i] += 1 / float64(len(hits))
+		}
+	}
+	return fp
+}
+
+// overlap is the cosine of two footprints on the same ground: 1 when two
+// consults draw on the same passages in the same proportions, whatever
+// their words.
+func overlap(a, b map[int]float64) float64 {
+	var dot, na, nb float64
+	for i, x := range a {
+		dot += x * b[i]
+		na += x * x
+	}
+	for _, y := range b {
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
+
+// questionOverlap is the Jaccard overlap of two questions' content words.
+func questionOverlap(a, b string) float64 {
+	wa, wb := wordSet(a), wordSet(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return 0
+	}
+	n := 0
+	for w := range wa {
+		if wb[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(wa)+len(wb)-n)
+}
