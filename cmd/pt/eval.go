@@ -15,19 +15,33 @@ import (
 func init() { register(newEvalCmd) }
 
 func newEvalCmd(e *env) *cobra.Command {
-	var questions, pairs string
+	var questions, pairs, consults, corpusRoot string
 	var k, budget int
 	cmd := &cobra.Command{
-		Use:   "eval --questions FILE",
-		Short: "measure retrieval on questions with known answers, beside two baselines",
+		Use:   "eval --questions FILE | --consults FILE",
+		Short: "measure retrieval on questions with known answers, or file-back on labelled consults",
 		Long: "eval asks every question of a JSONL file ({\"id\",\"question\",\"gold\":[paths],\"kind\"}) and reports\n" +
 			"hit@1, hit@5 and MRR over the gold pages, the share of unanswerable questions (empty gold)\n" +
 			"answered insufficient, multi-hop recall in the top 8, context tokens and latency, for pt and\n" +
-			"for plain BM25 over whole pages and a naive keyword count.",
+			"for plain BM25 over whole pages and a naive keyword count.\n\n" +
+			"With --consults, it reads labelled consults ({\"id\",\"corpus\",\"question\",\"answer\",\"citations\",\n" +
+			"\"expected\",\"gate\",\"durability\",\"category\",\"group\"}), imports each corpus named (a folder of\n" +
+			"--corpus-root) into a scratch space, files the consults in order, and prints the confusion\n" +
+			"table of expected against got verdicts, the accuracy and the figures per category.",
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if consults != "" {
+				if questions != "" || pairs != "" {
+					return usageError{errors.New("--consults is measured on its own: drop --questions and --pairs")}
+				}
+				rep, err := runEvalConsults(e, consults, corpusRoot)
+				if err != nil {
+					return err
+				}
+				return e.emit(rep, func(w io.Writer) { renderConsultEval(w, rep) })
+			}
 			if questions == "" && pairs == "" {
-				return usageError{errors.New("--questions FILE (or --pairs FILE) is required")}
+				return usageError{errors.New("--questions FILE (or --pairs FILE, or --consults FILE) is required")}
 			}
 			if questions == "" {
 				s, err := e.open()
@@ -80,6 +94,8 @@ func newEvalCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&questions, "questions", "", "JSONL file of questions")
 	cmd.Flags().StringVar(&pairs, "pairs", "", "JSONL file of related question pairs: also measure compounding (on a scratch copy)")
+	cmd.Flags().StringVar(&consults, "consults", "", "JSONL file of labelled consults: measure file-back's verdicts (on scratch imports)")
+	cmd.Flags().StringVar(&corpusRoot, "corpus-root", "", "the folder holding the consults' corpora (default $PT_CORPORA, else shared/corpora above the working directory)")
 	cmd.Flags().IntVar(&k, "k", retrieve.DefaultK, "results per question")
 	cmd.Flags().IntVar(&budget, "budget", retrieve.DefaultBudget, "context budget in tokens")
 	return cmd
