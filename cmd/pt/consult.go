@@ -23,9 +23,10 @@ func newConsultCmd(e *env) *cobra.Command {
 		Short: "answer a question from the space and file the answer back when it passes the gates",
 		Long: `consult retrieves what the space knows about QUESTION. With --answer, the
 answer is yours (cite the pages it used with --cite); without it, pt composes
-one from the top excerpts (or from the model at $PT_LLM_URL). The answer is
-then gated (classification, durability, citations, echo, near-duplicate) and
-filed back as a synthesis page in one commit, or skipped with the reason.
+one with the model at $PT_LLM_URL, or else quotes the top excerpts. The answer
+is then gated (classification, durability, citations, echo, near-duplicate)
+and filed back as a synthesis page in one commit, or skipped with the reason.
+Quoted excerpts are returned but never filed: they only repeat the pages.
 A skipped consult writes nothing and still exits 0.`,
 		Args: argsN(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
