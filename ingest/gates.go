@@ -128,26 +128,33 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 	}
 
 	// (e) near-duplicate of a synthesis filed within the window.
-	near := threshold(g.cfg.FileBack.NearDuplicate, DefaultNearDuplicate)
-	window := g.cfg.WindowOrDefault()
-	syns, err := g.recentSyntheses(ctx, window)
-	if err != nil {
-		return err
-	}
-	ans := Fingerprint(v.Answer)
-	for _, p := range syns {
-		if sim := Similarity(ans, Fingerprint(synthesisAnswer(p.Page.Body))); sim >= near {
-			return stop(GateNearDuplicate, fmt.Sprintf("the answer repeats %s, filed %s (similarity %.2f ≥ %.2f, window %s)",
-				p.Path, p.Page.Meta.Created.Format(time.DateOnly), sim, near, content.Duration(window)))
-		}
-	}
-	if reason, err := g.sameQuestion(ctx, in.question, v.Answer, syns, window); err != nil {
+	if reason, err := g.nearDuplicate(ctx, in.question, v.Answer); err != nil {
 		return err
 	} else if reason != "" {
 		return stop(GateNearDuplicate, reason)
 	}
 	v.Reason = fmt.Sprintf("passed every gate: %s, %d citation%s", d, len(g.refs), pluralS(len(g.refs)))
 	return nil
+}
+
+// nearDuplicate finds a synthesis filed within the window that already
+// says what the answer says, in the same words or to the same question,
+// and returns why; "" when there is none.
+func (g *gates) nearDuplicate(ctx context.Context, question, answer string) (string, error) {
+	near := threshold(g.cfg.FileBack.NearDuplicate, DefaultNearDuplicate)
+	window := g.cfg.WindowOrDefault()
+	syns, err := g.recentSyntheses(ctx, window)
+	if err != nil {
+		return "", err
+	}
+	ans := Fingerprint(answer)
+	for _, p := range syns {
+		if sim := Similarity(ans, Fingerprint(synthesisAnswer(p.Page.Body))); sim >= near {
+			return fmt.Sprintf("the answer repeats %s, filed %s (similarity %.2f ≥ %.2f, window %s)",
+				p.Path, p.Page.Meta.Created.Format(time.DateOnly), sim, near, content.Duration(window)), nil
+		}
+	}
+	return g.sameQuestion(ctx, question, answer, syns, window)
 }
 
 // sameQuestion finds a recent synthesis that answers the same question

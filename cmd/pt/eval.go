@@ -34,11 +34,7 @@ func newEvalCmd(e *env) *cobra.Command {
 				if questions != "" || pairs != "" {
 					return usageError{errors.New("--consults is measured on its own: drop --questions and --pairs")}
 				}
-				rep, err := runEvalConsults(e, consults, corpusRoot)
-				if err != nil {
-					return err
-				}
-				return e.emit(rep, func(w io.Writer) { renderConsultEval(w, rep) })
+				return evalConsults(e, consults, corpusRoot)
 			}
 			if questions == "" && pairs == "" {
 				return usageError{errors.New("--questions FILE (or --pairs FILE, or --consults FILE) is required")}

@@ -11,6 +11,15 @@ import (
 	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
+// evalConsults is pt eval --consults: run, then print.
+func evalConsults(e *env, file, corpusRoot string) error {
+	rep, err := runEvalConsults(e, file, corpusRoot)
+	if err != nil {
+		return err
+	}
+	return e.emit(rep, func(w io.Writer) { renderConsultEval(w, rep) })
+}
+
 // runEvalConsults reads the labelled consults and evaluates file-back on
 // scratch imports of their corpora: no space of the user's is opened.
 func runEvalConsults(e *env, file, corpusRoot string) (*ingest.ConsultEvalReport, error) {
