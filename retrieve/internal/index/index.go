@@ -128,11 +128,11 @@ func (ix *Index) loadCommit() error {
 		return err
 	}
 	defer release()
-	commit, _, err := readMeta(context.Background(), r)
+	m, err := readMeta(context.Background(), r)
 	if err != nil {
 		return err
 	}
-	ix.setCommit(commit)
+	ix.setCommit(m.commit)
 	return nil
 }
 
@@ -188,11 +188,11 @@ func (ix *Index) Count() (_ int, err error) {
 	if err != nil {
 		return 0, readErr("count index", err)
 	}
-	_, hasMeta, err := readMeta(context.Background(), r)
+	m, err := readMeta(context.Background(), r)
 	if err != nil {
 		return 0, readErr("count index", err)
 	}
-	if hasMeta {
+	if m.exists {
 		n--
 	}
 	return int(n), nil

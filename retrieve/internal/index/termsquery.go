@@ -6,7 +6,6 @@ import (
 
 	"github.com/blugelabs/bluge/search"
 	"github.com/blugelabs/bluge/search/searcher"
-	"github.com/blugelabs/bluge/search/similarity"
 )
 
 // clause is one term searched in one field with that field's boost.
@@ -124,7 +123,7 @@ func (q *termsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (sea
 			s.Close()
 		}
 	}
-	sum := similarity.NewCompositeSumScorer()
+	sum := sortedSum{}
 	sel, err := searcher.NewDisjunctionSearcher(r, selecting, 1, sum, opts)
 	if err != nil {
 		closeUsed()
