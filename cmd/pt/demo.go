@@ -66,7 +66,6 @@ func newDemoCmd(e *env) *cobra.Command {
 }
 
 func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
-	defer retrieve.CloseIndexes()
 	step := func(format string, a ...any) { fmt.Fprintf(w, "\n== "+format+"\n", a...) }
 	who := wiki.Author{Name: "dana", Kind: "human"}
 	when := time.Now().UTC()
@@ -78,6 +77,8 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
 		return err
 	}
 	defer s.Close()
+	eng := retrieve.Open(s, retrieve.Options{})
+	defer eng.Close()
 	fmt.Fprintf(w, "created space %q: commit %s (kb.yaml, index.md, log.md)\n", s.Config().Name, short(res.Commit))
 
 	notes := filepath.Join(dir, "notes")
@@ -108,7 +109,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
 		"What is our policy on parental leave?",
 	} {
 		step("pt query-kb %q", q)
-		r, err := retrieve.Query(ctx, s, retrieve.Request{Question: q, K: 3, Budget: 1200})
+		r, err := eng.Query(ctx, retrieve.Request{Question: q, K: 3, Budget: 1200})
 		if err != nil {
 			return err
 		}
@@ -117,7 +118,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
 
 	step("pt consult: file the answer back as a synthesis page, if it passes the gates")
 	v, err := ingest.FileBack(ctx, s, ingest.Consult{Question: "What did we change after the ledger outage of September 2026?",
-		AskedBy: "dana", Author: who, When: when.Add(2 * time.Minute)})
+		AskedBy: "dana", Author: who, When: when.Add(2 * time.Minute), Retriever: eng, Model: ingest.ModelFromEnv(os.Getenv)})
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
 		return err
 	}
 	printResult(w, rv)
-	r, err := retrieve.Query(ctx, s, retrieve.Request{Question: "Do refunds go through the write queue?", K: 3, Budget: 1200})
+	r, err := eng.Query(ctx, retrieve.Request{Question: "Do refunds go through the write queue?", K: 3, Budget: 1200})
 	if err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool) error {
 		fmt.Fprintln(w, "drifted, so retrieval now returns it with needs_review until someone fixes or retracts it.")
 		q := "What did we change after the ledger outage of September 2026?"
 		step("pt query-kb %q", q)
-		r, err := retrieve.Query(ctx, s, retrieve.Request{Question: q, K: 3, Budget: 1200})
+		r, err := eng.Query(ctx, retrieve.Request{Question: q, K: 3, Budget: 1200})
 		if err != nil {
 			return err
 		}
