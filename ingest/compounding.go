@@ -76,20 +76,20 @@ func ReadPairs(r io.Reader) ([]QuestionPair, error) {
 // question cold, files the first back (through every gate, as pt consult
 // would), and asks the second again. It writes file-back batches to s, so
 // run it on a scratch copy (ScratchCopy) unless the answers belong there.
-func Compounding(ctx context.Context, s *wiki.Space, pairs []QuestionPair) (*CompoundingReport, error) {
+func Compounding(ctx context.Context, s *wiki.Space, r Retriever, pairs []QuestionPair) (*CompoundingReport, error) {
 	rep := &CompoundingReport{Pairs: len(pairs), Results: []PairResult{}}
 	var cold, warm int
 	for _, p := range pairs {
 		now := s.Now()
-		before, err := retrieve.Query(ctx, s, retrieve.Request{Question: p.Second, Now: now})
+		before, err := r.Query(ctx, retrieve.Request{Question: p.Second, Now: now})
 		if err != nil {
 			return nil, fmt.Errorf("pair %s: %w", p.ID, err)
 		}
-		v, err := FileBack(ctx, s, Consult{Question: p.First, Answer: p.Answer, Citations: p.Cite, AskedBy: "pt eval-compounding", When: now})
+		v, err := FileBack(ctx, s, Consult{Question: p.First, Answer: p.Answer, Citations: p.Cite, AskedBy: "pt eval-compounding", When: now, Retriever: r})
 		if err != nil {
 			return nil, fmt.Errorf("pair %s: %w", p.ID, err)
 		}
-		after, err := retrieve.Query(ctx, s, retrieve.Request{Question: p.Second, Now: now})
+		after, err := r.Query(ctx, retrieve.Request{Question: p.Second, Now: now})
 		if err != nil {
 			return nil, fmt.Errorf("pair %s: %w", p.ID, err)
 		}

@@ -45,7 +45,9 @@ func logReport(t testing.TB, rep *ingest.CompoundingReport) {
 func TestCompoundingDemo(t *testing.T) {
 	s, _ := fbSpace(t, "")
 	pairs := readPairs(t, "testdata/compounding/demo-pairs.jsonl")
-	rep, err := ingest.Compounding(context.Background(), s, pairs)
+	e := retrieve.Open(s, retrieve.Options{})
+	defer e.Close()
+	rep, err := ingest.Compounding(context.Background(), s, e, pairs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +100,13 @@ func TestCompoundingGowiki(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := ingest.Compounding(ctx, s, readPairs(t, "testdata/compounding/gowiki-pairs.jsonl"))
+	e := retrieve.Open(s, retrieve.Options{})
+	defer e.Close()
+	rep, err := ingest.Compounding(ctx, s, e, readPairs(t, "testdata/compounding/gowiki-pairs.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	logReport(t, rep)
-	retrieve.CloseIndexes()
 }
 
 func fbCorpora() string {

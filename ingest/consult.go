@@ -22,7 +22,7 @@ import (
 type Consult struct {
 	Question string
 	// Answer is the caller's answer. Empty means pt composes one: from the
-	// model named by PT_LLM_URL when there is one and it answers sanely,
+	// Model when there is one and it answers sanely,
 	// else extractively from the top retrieved excerpts.
 	Answer string
 	// Citations are the page paths (space-relative) the answer used. When
@@ -41,8 +41,12 @@ type Consult struct {
 	// When is the consult's time (the batch time, the start of a
 	// time_bound page's TTL); zero means now.
 	When time.Time
-	// Model answers when Answer is empty; nil means ModelFromEnv.
+	// Model answers when Answer is empty; nil means none (the answer is
+	// composed extractively).
 	Model *Model
+	// Retriever answers the question for the gates; nil means an Engine
+	// opened on the space for this consult alone.
+	Retriever Retriever
 }
 
 // Verdict values.
@@ -121,7 +125,13 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 	if err != nil {
 		return nil, fmt.Errorf("consult: %w", err)
 	}
-	g := &gates{space: s, cfg: s.Config(), head: head, now: in.when, question: in.question}
+	r := c.Retriever
+	if r == nil {
+		e := retrieve.Open(s, retrieve.Options{})
+		defer e.Close()
+		r = e
+	}
+	g := &gates{space: s, retriever: r, cfg: s.Config(), head: head, now: in.when, question: in.question}
 	v := &Verdict{Citations: []content.Ref{}}
 	if err := g.answer(ctx, in, v); err != nil {
 		return nil, err
@@ -260,9 +270,6 @@ func (g *gates) answer(ctx context.Context, in *consultInput, v *Verdict) error 
 		return nil
 	}
 	m := in.Model
-	if m == nil {
-		m = ModelFromEnv()
-	}
 	if m != nil {
 		ma, err := m.Compose(ctx, in.question, hits)
 		if err == nil {

@@ -78,10 +78,7 @@ func fbSpace(t testing.TB, kbYAML string) (*wiki.Space, string) {
 		t.Fatal(err)
 	}
 	s.SetClock(wiki.SteppingClock(fbWhen.Add(time.Minute), time.Second))
-	t.Cleanup(func() {
-		retrieve.CloseIndexes()
-		s.Close()
-	})
+	t.Cleanup(func() { s.Close() })
 	return s, dir
 }
 
@@ -209,7 +206,9 @@ func TestFileBackFiles(t *testing.T) {
 	}
 
 	// A later question on the same subject finds the synthesis.
-	res, err := retrieve.Query(ctx, s, retrieve.Request{Question: "can replaying the ledger write queue double-charge customers?", Now: fbConsult})
+	e := retrieve.Open(s, retrieve.Options{})
+	defer e.Close()
+	res, err := e.Query(ctx, retrieve.Request{Question: "can replaying the ledger write queue double-charge customers?", Now: fbConsult})
 	if err != nil {
 		t.Fatal(err)
 	}

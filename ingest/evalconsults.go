@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -143,8 +144,10 @@ func EvalConsults(ctx context.Context, consults []LabelledConsult, opts ConsultE
 		return nil, errors.New("eval consults: a corpus root and a scratch directory are needed")
 	}
 	spaces := map[string]*wiki.Space{}
+	engines := map[string]*retrieve.Engine{}
 	defer func() {
-		for _, s := range spaces {
+		for k, s := range spaces {
+			engines[k].Close()
 			s.Close()
 		}
 	}()
@@ -157,13 +160,14 @@ func EvalConsults(ctx context.Context, consults []LabelledConsult, opts ConsultE
 				return nil, err
 			}
 			spaces[c.Corpus] = s
+			engines[c.Corpus] = retrieve.Open(s, retrieve.Options{})
 		}
 		cites := make([]string, len(c.Citations))
 		for i, p := range c.Citations {
 			cites[i] = "sources/" + path.Clean(strings.TrimPrefix(p, "/"))
 		}
 		v, err := FileBack(ctx, s, Consult{Question: c.Question, Answer: c.Answer, Citations: cites,
-			AskedBy: "pt eval", Author: wiki.Author{Kind: content.AuthorAgent, Name: "pt eval"}})
+			AskedBy: "pt eval", Author: wiki.Author{Kind: content.AuthorAgent, Name: "pt eval"}, Retriever: engines[c.Corpus]})
 		if err != nil {
 			return nil, fmt.Errorf("consult %s: %w", c.ID, err)
 		}

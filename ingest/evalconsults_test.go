@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ptwiki/pt/ingest"
-	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -26,7 +25,6 @@ func TestEvalConsults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer retrieve.CloseIndexes()
 	rep, err := ingest.EvalConsults(context.Background(), consults, ingest.ConsultEvalOptions{
 		CorpusRoot: "testdata/evalconsults", Dir: t.TempDir(), Clock: wiki.SteppingClock(fbWhen, time.Second)})
 	if err != nil {

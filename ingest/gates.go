@@ -18,11 +18,12 @@ import (
 // one head, the retrieval result for the question, and the citations as
 // they resolve there.
 type gates struct {
-	space    *wiki.Space
-	cfg      content.Config
-	head     wiki.Rev
-	now      time.Time
-	question string
+	space     *wiki.Space
+	retriever Retriever
+	cfg       content.Config
+	head      wiki.Rev
+	now       time.Time
+	question  string
 
 	res             *retrieve.Result // retrieval for the question; nil until retrieved
 	cited           []string         // citations as given or gathered, unchecked
@@ -56,7 +57,7 @@ func (g *gates) retrieved(ctx context.Context) (*retrieve.Result, error) {
 	if g.res != nil || g.head == "" {
 		return g.res, nil
 	}
-	res, err := retrieve.Query(ctx, g.space, retrieve.Request{Question: g.question, Now: g.now})
+	res, err := g.retriever.Query(ctx, retrieve.Request{Question: g.question, Now: g.now})
 	if err != nil {
 		return nil, fmt.Errorf("consult: %w", err)
 	}

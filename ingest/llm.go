@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,16 +51,18 @@ const maxModelResponse = 1 << 20
 // a non-2xx status, or a reply that is not a usable answer.
 var ErrModel = errors.New("model")
 
-// ModelFromEnv returns the model named by PT_LLM_URL (with PT_LLM_MODEL,
-// PT_LLM_KEY and PT_LLM_TIMEOUT, a duration such as 20s), or nil when
-// PT_LLM_URL is unset, which keeps everything deterministic.
-func ModelFromEnv() *Model {
-	u := strings.TrimSpace(os.Getenv("PT_LLM_URL"))
+// ModelFromEnv returns the model named by the variable PT_LLM_URL (with
+// PT_LLM_MODEL, PT_LLM_KEY and PT_LLM_TIMEOUT, a duration such as 20s), as
+// getenv reads them, or nil when PT_LLM_URL is unset, which keeps
+// everything deterministic. cmd/pt passes os.Getenv; ingest itself reads
+// no environment.
+func ModelFromEnv(getenv func(string) string) *Model {
+	u := strings.TrimSpace(getenv("PT_LLM_URL"))
 	if u == "" {
 		return nil
 	}
-	m := &Model{URL: u, Name: os.Getenv("PT_LLM_MODEL"), Key: os.Getenv("PT_LLM_KEY")}
-	if t := os.Getenv("PT_LLM_TIMEOUT"); t != "" {
+	m := &Model{URL: u, Name: getenv("PT_LLM_MODEL"), Key: getenv("PT_LLM_KEY")}
+	if t := getenv("PT_LLM_TIMEOUT"); t != "" {
 		if d, err := time.ParseDuration(t); err == nil && d > 0 {
 			m.Timeout = d
 		} else if n, err := strconv.Atoi(t); err == nil && n > 0 {

@@ -173,13 +173,13 @@ func TestModelEndpoint(t *testing.T) {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
 	}
-	t.Setenv("PT_LLM_URL", "")
-	if ingest.ModelFromEnv() != nil {
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if ingest.ModelFromEnv(getenv) != nil {
 		t.Error("a model without PT_LLM_URL")
 	}
-	t.Setenv("PT_LLM_URL", "http://127.0.0.1:1")
-	t.Setenv("PT_LLM_TIMEOUT", "3s")
-	if m := ingest.ModelFromEnv(); m == nil || m.Timeout != 3*time.Second {
+	env["PT_LLM_URL"], env["PT_LLM_TIMEOUT"] = "http://127.0.0.1:1", "3s"
+	if m := ingest.ModelFromEnv(getenv); m == nil || m.Timeout != 3*time.Second {
 		t.Errorf("from env: %+v", m)
 	}
 	// A model that cannot be reached is an ErrModel.

@@ -102,7 +102,9 @@ func TestReap(t *testing.T) {
 			t.Errorf("%s was expired", p)
 		}
 	}
-	r, err := retrieve.Query(ctx, s, retrieve.Request{Question: "how long are idempotency keys kept in redis", Now: now})
+	e := retrieve.Open(s, retrieve.Options{})
+	defer e.Close()
+	r, err := e.Query(ctx, retrieve.Request{Question: "how long are idempotency keys kept in redis", Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

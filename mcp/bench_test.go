@@ -58,8 +58,10 @@ var benchQuestions = []string{
 func answeredShare(b *testing.B, s *wiki.Space) float64 {
 	b.Helper()
 	n := 0
+	e := retrieve.Open(s, retrieve.Options{})
+	defer e.Close()
 	for _, q := range benchQuestions {
-		res, err := retrieve.Query(context.Background(), s, retrieve.Request{Question: q})
+		res, err := e.Query(context.Background(), retrieve.Request{Question: q})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -90,7 +92,9 @@ func BenchmarkHTTPQuery(b *testing.B) {
 	}
 	defer ts.Revoke(name)
 	srv := httptest.NewUnstartedServer(nil)
-	h, err := Handler(NewServer(s, Options{}), HTTPOptions{Addr: srv.Listener.Addr().String(), Tokens: ts, Rate: -1})
+	e := retrieve.Open(s, retrieve.Options{})
+	defer e.Close()
+	h, err := Handler(NewServer(s, Options{Engine: e}), HTTPOptions{Addr: srv.Listener.Addr().String(), Tokens: ts, Rate: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,7 +148,7 @@ func BenchmarkHTTPQuery(b *testing.B) {
 	b.ReportMetric(answered, "sufficient-%")
 }
 
-// BenchmarkQueryDirect is retrieve.Query itself on the same space, called in
+// BenchmarkQueryDirect is Engine.Query itself on the same space, called in
 // parallel without MCP: the ceiling for BenchmarkHTTPQuery.
 //
 //	go test ./mcp -run '^$' -bench QueryDirect -benchtime 2000x
@@ -153,13 +157,15 @@ func BenchmarkQueryDirect(b *testing.B) {
 	defer s.Close()
 	ctx := context.Background()
 	answered := answeredShare(b, s)
+	e := retrieve.Open(s, retrieve.Options{})
+	defer e.Close()
 	var next atomic.Int64
 	b.ResetTimer()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			i := int(next.Add(1))
-			if _, err := retrieve.Query(ctx, s, retrieve.Request{Question: benchQuestions[i%len(benchQuestions)]}); err != nil {
+			if _, err := e.Query(ctx, retrieve.Request{Question: benchQuestions[i%len(benchQuestions)]}); err != nil {
 				b.Error(err)
 				return
 			}

@@ -6,7 +6,7 @@
 // a coding agent start `pt serve` (Install).
 //
 // The tools hold no logic of their own: they call the same functions as the
-// CLI (retrieve.Query, ingest.Ingest, ingest.FileBack, lint.Findings,
+// CLI (retrieve.Engine.Query, ingest.Ingest, ingest.FileBack, lint.Findings,
 // wiki.Space.Revert and History), so an answer over MCP is the answer of
 // `pt query-kb --json`. What an agent writes is recorded as agent-authored,
 // under the name of its token over HTTP, else the name its client gave when

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest"
+	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -54,7 +55,9 @@ func connect(t testing.TB, s *wiki.Space, name string) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := sdk.NewInMemoryTransports()
-	ss, err := NewServer(s, Options{}).Connect(ctx, st, nil)
+	e := retrieve.Open(s, retrieve.Options{})
+	t.Cleanup(func() { e.Close() })
+	ss, err := NewServer(s, Options{Engine: e}).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

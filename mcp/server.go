@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -15,6 +16,11 @@ type Options struct {
 	Version string
 	// Logger receives the SDK's diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Engine answers queries and the file-back gates' retrieval; the
+	// caller opens it on the same space and closes it after the server
+	// stops. nil means each call opens an Engine of its own, as a
+	// one-shot command would.
+	Engine *retrieve.Engine
 }
 
 // Instructions is what the server tells every agent when it connects: ground
@@ -43,7 +49,7 @@ func NewServer(s *wiki.Space, opts Options) *sdk.Server {
 		Instructions: Instructions,
 		Logger:       opts.Logger,
 	})
-	t := &tools{space: s}
+	t := &tools{space: s, engine: opts.Engine}
 	t.register(srv)
 	addResources(srv, s)
 	addPrompt(srv)

@@ -74,7 +74,9 @@ func TestQueryIsRetrieveQuery(t *testing.T) {
 	}
 	var got retrieve.Result
 	remarshal(t, res.StructuredContent, &got)
-	want, err := retrieve.Query(context.Background(), s, retrieve.Request{Question: q, K: 3})
+	e := retrieve.Open(s, retrieve.Options{IndexDir: t.TempDir()})
+	defer e.Close()
+	want, err := e.Query(context.Background(), retrieve.Request{Question: q, K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -29,7 +30,18 @@ var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack}
 // tools holds what every tool handler needs: the space. Handlers are safe
 // for concurrent use because wiki.Space is.
 type tools struct {
-	space *wiki.Space
+	space  *wiki.Space
+	engine *retrieve.Engine // nil: one per call (Options.Engine)
+}
+
+// retriever returns the server's Engine, or one opened for a single call
+// and the function that closes it.
+func (t *tools) retriever() (*retrieve.Engine, func()) {
+	if t.engine != nil {
+		return t.engine, func() {}
+	}
+	e := retrieve.Open(t.space, retrieve.Options{})
+	return e, func() { e.Close() }
 }
 
 func (t *tools) register(srv *sdk.Server) {

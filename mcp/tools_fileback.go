@@ -36,7 +36,10 @@ func (t *tools) fileBack(ctx context.Context, req *sdk.CallToolRequest, in FileB
 		return nil, nil, errors.New("file_back_consult: answer is required: file back the answer you composed")
 	}
 	who := agentOf(req)
+	e, done := t.retriever()
+	defer done()
 	v, err := ingest.FileBack(ctx, t.space, ingest.Consult{
+		Retriever:  e,
 		Question:   in.Question,
 		Answer:     in.Answer,
 		Citations:  in.Citations,

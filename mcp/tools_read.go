@@ -101,7 +101,9 @@ func (t *tools) query(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput
 	if in.K < 0 || in.Budget < 0 {
 		return nil, nil, errors.New("query_knowledge_base: k and budget must not be negative")
 	}
-	res, err := retrieve.Query(ctx, t.space, retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget})
+	e, done := t.retriever()
+	defer done()
+	res, err := e.Query(ctx, retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget})
 	if err != nil {
 		return nil, nil, fmt.Errorf("query_knowledge_base: %w", err)
 	}

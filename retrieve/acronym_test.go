@@ -32,6 +32,7 @@ See the Special Interest Group (SIG) list. Ask on Slack (SLACK). Continuous inte
 // trace says so.
 func TestAcronymExpansion(t *testing.T) {
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	files := map[string]string{
 		"pages/glossary.md": page(content.Meta{Title: "Glossary"}, "# Glossary\n\nA working group (WG) is a temporary group with a charter.\n\n"+
 			strings.Repeat("Other terms of the project are listed here with their meaning, for readers new to it.\n\n", 12)),
@@ -45,9 +46,9 @@ func TestAcronymExpansion(t *testing.T) {
 	put(t, s, files)
 	ctx := context.Background()
 	q := "How do I start a new working group, and who approves it?"
-	rank := func() (int, *Result) {
+	rankWith := func(eng *Engine) (int, *Result) {
 		t.Helper()
-		res, err := Query(ctx, s, Request{Question: q, Now: testWhen})
+		res, err := eng.Query(ctx, Request{Question: q, Now: testWhen})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,14 +59,16 @@ func TestAcronymExpansion(t *testing.T) {
 		}
 		return 99, res
 	}
+	rank := func() (int, *Result) { return rankWith(eng) }
 	with, res := rank()
 	if strings.Join(res.Trace.Expanded, ",") != "wg" {
 		t.Errorf("trace.expanded = %v, want [wg]", res.Trace.Expanded)
 	}
-	saved := tune
-	tune.acronyms = false
-	without, _ := rank()
-	tune = saved
+	rk := DefaultRanking()
+	rk.Acronyms = false
+	off := Open(s, Options{Ranking: rk, IndexDir: t.TempDir()})
+	defer off.Close()
+	without, _ := rankWith(off)
 	if with > 2 || with >= without {
 		t.Errorf("pages/lifecycle.md ranks %d with the expansion, %d without", with, without)
 	}
@@ -114,5 +117,5 @@ func TestAcronymHeldByShortForm(t *testing.T) {
 		return fmt.Sprintf("# Note %d\n\nThe steering committee approves the new budget of round %d.\n", i, i)
 	})
 	put(t, s, files)
-	answeredOnlyWith(t, s, "How do I start a new working group, and who approves it?", "pages/lifecycle.md", func() { tune.acronyms = false })
+	answeredOnlyWith(t, s, "How do I start a new working group, and who approves it?", "pages/lifecycle.md", func(rk *Ranking) { rk.Acronyms = false })
 }

@@ -15,6 +15,7 @@ import (
 // nothing there, while BM25 over pt's index finds both.
 func TestPlainBaselineSearchesFilesOnly(t *testing.T) {
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	put(t, s, map[string]string{
 		"sources/sig-network/chair.md": page(content.Meta{Title: "Chair role", Kind: content.KindSource},
 			"A chair runs the meetings and keeps the roadmap.\n"),
@@ -32,7 +33,7 @@ func TestPlainBaselineSearchesFilesOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	h, err := acquire(ctx, s, head)
+	h, err := eng.acquire(ctx, head)
 	if err != nil {
 		t.Fatal(err)
 	}

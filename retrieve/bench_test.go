@@ -22,9 +22,10 @@ func BenchmarkQueryWarm(b *testing.B) {
 	n, s := benchSpace(b)
 	defer s.Close()
 	ctx := context.Background()
-	defer CloseIndexes()
+	eng := Open(s, Options{})
+	defer eng.Close()
 	start := time.Now()
-	if _, err := Query(ctx, s, Request{Question: "warm up"}); err != nil {
+	if _, err := eng.Query(ctx, Request{Question: "warm up"}); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("%d pages: first query (index build) %v", n, time.Since(start))
@@ -44,7 +45,7 @@ func BenchmarkQueryWarm(b *testing.B) {
 		// Punctuation varies the text, not the terms: after the first
 		// round the per-blob and per-snapshot caches are warm, as in a
 		// server answering its team's questions.
-		res, err := Query(ctx, s, Request{Question: qs[i%len(qs)] + []string{"", "?", "!"}[i%3]})
+		res, err := eng.Query(ctx, Request{Question: qs[i%len(qs)] + []string{"", "?", "!"}[i%3]})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -99,8 +100,8 @@ func benchSpace(b *testing.B) (int, *wiki.Space) {
 
 // BenchmarkQueryBesideHolder measures a cold query (a new pt query-kb
 // process) on a space whose index another process holds at head, as a
-// running pt serve does: each iteration drops this process's snapshots and
-// caches, opens the holder's snapshot and answers. It also reports, once,
+// running pt serve does: each iteration opens an Engine, which opens the
+// holder's snapshot and answers. It also reports, once,
 // what indexing the space in memory costs, which is what the query paid
 // before it could read the holder's snapshot.
 //
@@ -109,22 +110,13 @@ func BenchmarkQueryBesideHolder(b *testing.B) {
 	n, s := benchSpace(b)
 	defer s.Close()
 	ctx := context.Background()
-	defer CloseIndexes()
-	if err := Refresh(ctx, s); err != nil {
+	eng := Open(s, Options{})
+	defer eng.Close()
+	if err := eng.Refresh(ctx); err != nil {
 		b.Fatal(err)
 	}
-	holdIndex(b, s)
+	holdIndex(b, eng)
 	q := Request{Question: "which dashboard alert watches the quota limit"}
-
-	cold := func() {
-		closeSnapshots()
-		caches.Lock()
-		clear(caches.commits)
-		clear(caches.pages)
-		clear(caches.terms)
-		clear(caches.tokens)
-		caches.Unlock()
-	}
 	// What a query without the snapshot pays first: the space indexed in
 	// memory (the stand-in acquire builds).
 	t0 := time.Now()
@@ -140,12 +132,13 @@ func BenchmarkQueryBesideHolder(b *testing.B) {
 
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		cold()
-		b.StartTimer()
-		res, err := Query(ctx, s, q)
+		cold := Open(s, Options{})
+		res, err := cold.Query(ctx, q)
 		if err != nil || res.Trace.Index != "snapshot" {
 			b.Fatalf("query beside the holder: %+v %v", res.Trace, err)
 		}
+		b.StopTimer()
+		cold.Close()
+		b.StartTimer()
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ptwiki/pt/retrieve/internal/index"
 	"sync"
+
+	"github.com/ptwiki/pt/retrieve/internal/index"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/lint"
@@ -17,9 +18,10 @@ import (
 // opens, the open lint findings, the pages it cites and their words. These
 // caches keep them, keyed so that they can never be stale: by commit (a
 // commit's files never change) or by blob id (a blob's content never
-// changes). Each is bounded and simply emptied when full.
+// changes). Each is bounded and simply emptied when full. An Engine owns
+// one cache, of its space.
 const (
-	maxCachedCommits = 4    // spaces × commits whose spokes and findings are kept
+	maxCachedCommits = 4    // commits whose spokes and findings are kept
 	maxCachedBlobs   = 4096 // parsed pages and page term sets kept
 )
 
@@ -36,33 +38,41 @@ type spokeParse struct {
 	ok             bool
 }
 
-var caches = struct {
+// cache is an Engine's caches.
+type cache struct {
 	sync.Mutex
-	commits map[string]*commitCache // space state dir + "@" + commit
+	commits map[wiki.Rev]*commitCache
 	pages   map[[2]string]*wiki.PageAt
 	terms   map[string]map[string]bool
 	tokens  map[string]positions
-}{commits: map[string]*commitCache{}, pages: map[[2]string]*wiki.PageAt{}, terms: map[string]map[string]bool{}, tokens: map[string]positions{}}
+}
 
-func commitEntry(s *wiki.Space, head wiki.Rev) *commitCache {
-	k := s.StateDir() + "@" + string(head)
-	c := caches.commits[k]
-	if c == nil {
-		if len(caches.commits) >= maxCachedCommits {
-			clear(caches.commits)
+func (c *cache) init() {
+	c.commits = map[wiki.Rev]*commitCache{}
+	c.pages = map[[2]string]*wiki.PageAt{}
+	c.terms = map[string]map[string]bool{}
+	c.tokens = map[string]positions{}
+}
+
+// commitEntry is head's entry, made when missing; the caller holds c.
+func (c *cache) commitEntry(head wiki.Rev) *commitCache {
+	cc := c.commits[head]
+	if cc == nil {
+		if len(c.commits) >= maxCachedCommits {
+			clear(c.commits)
 		}
-		c = &commitCache{spokes: map[string]spokeParse{}}
-		caches.commits[k] = c
+		cc = &commitCache{spokes: map[string]spokeParse{}}
+		c.commits[head] = cc
 	}
-	return c
+	return cc
 }
 
 // readSpokeAt returns the members and parts of the spoke at p in head, and
 // whether it could be read.
-func readSpokeAt(ctx context.Context, s *wiki.Space, head wiki.Rev, p string) spokeParse {
-	caches.Lock()
-	sp, ok := commitEntry(s, head).spokes[p]
-	caches.Unlock()
+func (c *cache) readSpokeAt(ctx context.Context, s *wiki.Space, head wiki.Rev, p string) spokeParse {
+	c.Lock()
+	sp, ok := c.commitEntry(head).spokes[p]
+	c.Unlock()
 	if ok {
 		return sp
 	}
@@ -75,18 +85,18 @@ func readSpokeAt(ctx context.Context, s *wiki.Space, head wiki.Rev, p string) sp
 		sp.members, sp.parts = spokeMembers(p, data)
 		sp.ok = true
 	}
-	caches.Lock()
-	commitEntry(s, head).spokes[p] = sp
-	caches.Unlock()
+	c.Lock()
+	c.commitEntry(head).spokes[p] = sp
+	c.Unlock()
 	return sp
 }
 
 // openPaths is lint.OpenPaths, once per commit.
-func openPaths(ctx context.Context, s *wiki.Space, head wiki.Rev) (map[string]bool, error) {
-	caches.Lock()
-	c := commitEntry(s, head)
-	review, ok := c.review, c.hasRev
-	caches.Unlock()
+func (c *cache) openPaths(ctx context.Context, s *wiki.Space, head wiki.Rev) (map[string]bool, error) {
+	c.Lock()
+	cc := c.commitEntry(head)
+	review, ok := cc.review, cc.hasRev
+	c.Unlock()
 	if ok {
 		return review, nil
 	}
@@ -94,10 +104,10 @@ func openPaths(ctx context.Context, s *wiki.Space, head wiki.Rev) (map[string]bo
 	if err != nil {
 		return nil, err
 	}
-	caches.Lock()
-	c = commitEntry(s, head)
-	c.review, c.hasRev = review, true
-	caches.Unlock()
+	c.Lock()
+	cc = c.commitEntry(head)
+	cc.review, cc.hasRev = review, true
+	c.Unlock()
 	return review, nil
 }
 
@@ -107,11 +117,11 @@ var errReadBlob = errors.New("read blob")
 
 // parsedBlob returns the page a blob holds at path p, parsed once. The
 // PageAt is shared: callers must not modify it.
-func parsedBlob(ctx context.Context, s *wiki.Space, blob, p string) (*wiki.PageAt, error) {
+func (c *cache) parsedBlob(ctx context.Context, s *wiki.Space, blob, p string) (*wiki.PageAt, error) {
 	k := [2]string{blob, p}
-	caches.Lock()
-	pa := caches.pages[k]
-	caches.Unlock()
+	c.Lock()
+	pa := c.pages[k]
+	c.Unlock()
 	if pa != nil {
 		return pa, nil
 	}
@@ -124,47 +134,47 @@ func parsedBlob(ctx context.Context, s *wiki.Space, blob, p string) (*wiki.PageA
 		return nil, err
 	}
 	pa = &wiki.PageAt{Path: p, Revision: blob, Page: pg, Raw: data}
-	caches.Lock()
-	if len(caches.pages) >= maxCachedBlobs {
-		clear(caches.pages)
+	c.Lock()
+	if len(c.pages) >= maxCachedBlobs {
+		clear(c.pages)
 	}
-	caches.pages[k] = pa
-	caches.Unlock()
+	c.pages[k] = pa
+	c.Unlock()
 	return pa, nil
 }
 
 // cachedTermSet is termSet(text()), kept as keptByText keeps values. The
 // set is shared: callers must not modify it.
-func cachedTermSet(rev, key string, text func() string) map[string]bool {
-	return keptByText(caches.terms, rev, key, text, termSet)
+func (c *cache) cachedTermSet(rev, key string, text func() string) map[string]bool {
+	return keptByText(c, c.terms, rev, key, text, termSet)
 }
 
 // cachedPositions is the term positions of text(), kept as keptByText keeps
 // values. The map is shared: callers must not modify it.
-func cachedPositions(rev, key string, text func() string) positions {
-	return keptByText(caches.tokens, rev, key, text, func(s string) positions { return positionsOf(index.Tokens(s)) })
+func (c *cache) cachedPositions(rev, key string, text func() string) positions {
+	return keptByText(c, c.tokens, rev, key, text, func(s string) positions { return positionsOf(index.Tokens(s)) })
 }
 
 // keptByText is build(text()), kept in m (a map of caches, never replaced)
 // under key, which must name the text exactly (blob ids and section ids,
 // never a path alone); rev is the blob the text comes from, and nothing is
-// kept without one.
-func keptByText[T any](m map[string]T, rev, key string, text func() string, build func(string) T) T {
+// kept without one. c's lock guards m.
+func keptByText[T any](c *cache, m map[string]T, rev, key string, text func() string, build func(string) T) T {
 	if rev == "" {
 		return build(text())
 	}
-	caches.Lock()
+	c.Lock()
 	v, ok := m[key]
-	caches.Unlock()
+	c.Unlock()
 	if ok {
 		return v
 	}
 	v = build(text())
-	caches.Lock()
+	c.Lock()
 	if len(m) >= maxCachedBlobs {
 		clear(m)
 	}
 	m[key] = v
-	caches.Unlock()
+	c.Unlock()
 	return v
 }

@@ -13,11 +13,12 @@ import (
 // by the next question.
 func TestQueryCachesFollowCommits(t *testing.T) {
 	s := storageSpace(t)
+	eng := openEngine(t, s)
 	ctx := context.Background()
 	const q = "which git commit does the full-text index reflect?"
 	ask := func() *Result {
 		t.Helper()
-		res, err := Query(ctx, s, Request{Question: q, Now: testWhen})
+		res, err := eng.Query(ctx, Request{Question: q, Now: testWhen})
 		if err != nil {
 			t.Fatal(err)
 		}

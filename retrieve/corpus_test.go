@@ -39,6 +39,8 @@ func TestCorpusEval(t *testing.T) {
 // is logged and skipped: the corpora's question sets travel apart from pt.
 func logCorpusEval(t *testing.T, s *wiki.Space, files []string, when time.Time) {
 	t.Helper()
+	eng := Open(s, Options{})
+	defer eng.Close()
 	for _, qf := range files {
 		f, err := os.Open(qf)
 		if err != nil {
@@ -49,7 +51,7 @@ func logCorpusEval(t *testing.T, s *wiki.Space, files []string, when time.Time) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Eval(context.Background(), s, qs, EvalOptions{Now: when})
+		rep, err := eng.Eval(context.Background(), qs, EvalOptions{Now: when})
 		if err != nil {
 			t.Fatal(err)
 		}

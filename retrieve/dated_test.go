@@ -48,6 +48,7 @@ func TestHasYear(t *testing.T) {
 // unless the question names a year.
 func TestDatedPagesYieldToTimeless(t *testing.T) {
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	body := "# Reviews\n\nEvery change needs two approvals from the owners of the code it touches before it merges.\n"
 	put(t, s, map[string]string{
 		"pages/meetings/2021/review-notes.md": page(content.Meta{Title: "Review policy"}, body+"\nThe owners of the code give the approvals a change needs.\n"),
@@ -56,7 +57,7 @@ func TestDatedPagesYieldToTimeless(t *testing.T) {
 	ctx := context.Background()
 	first := func(q string) string {
 		t.Helper()
-		res, err := Query(ctx, s, Request{Question: q, Now: testWhen})
+		res, err := eng.Query(ctx, Request{Question: q, Now: testWhen})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,12 +5,14 @@
 // context, each excerpt cited with its page path and blob revision, and says
 // honestly when the space does not hold the answer.
 //
-// It owns the derived full-text index (through retrieve/internal/index, the
-// only importer of bluge), kept under the space's state directory and brought
-// up to date from git on every query, and the evaluation harness (Eval) that
-// measures retrieval against questions with known answers and against two
-// baselines.
+// An Engine, opened on a space and closed when done, owns the derived
+// full-text index (through retrieve/internal/index, the only importer of
+// bluge), kept under the space's state directory and brought up to date from
+// git on every query, its caches, and the evaluation harness (Engine.Eval)
+// that measures retrieval against questions with known answers and against
+// two baselines. The ranking's parameters (Ranking) are a value the Engine
+// is opened with. The package keeps no state of its own.
 //
 // It imports content, wiki and lint, and nothing above them (ingest, mcp,
-// cmd): ingest and the MCP server call Query.
+// cmd): ingest and the MCP server call Engine.Query.
 package retrieve

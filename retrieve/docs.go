@@ -72,10 +72,8 @@ func pageDocs(p, rev string, data []byte) []index.Doc {
 	// The folders a page sits in name its subject as often as its title
 	// does (sig-network/role-sig-chair.md); they are searched as title.
 	searchTitle := title
-	if tune.pathTitle {
-		if d := pathWords(p); d != "" {
-			searchTitle = title + " (" + d + ")"
-		}
+	if d := pathWords(p); d != "" {
+		searchTitle = title + " (" + d + ")"
 	}
 	docs := []index.Doc{{ID: p, Path: p, Type: typePage, PageKind: kind, Title: searchTitle, Summary: meta.Summary,
 		Topics: meta.Topics, Body: clip(string(body), 4*maxSectionBody), Revision: rev, Status: status, Family: fam}}

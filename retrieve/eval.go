@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
-	"github.com/ptwiki/pt/wiki"
 )
 
 // Question is one line of an evaluation file (JSONL): a question and the
@@ -119,7 +118,8 @@ type system struct {
 // A third reference, BM25 over the page units of pt's own index, tells what
 // pt's indexing alone adds. Each question is asked once to warm caches
 // before timing.
-func Eval(ctx context.Context, s *wiki.Space, qs []Question, opts EvalOptions) (*EvalReport, error) {
+func (e *Engine) Eval(ctx context.Context, qs []Question, opts EvalOptions) (*EvalReport, error) {
+	s := e.space
 	req := withDefaults(Request{K: opts.K, Budget: opts.Budget, Now: opts.Now})
 	if req.Now.IsZero() {
 		req.Now = s.Now()
@@ -141,7 +141,7 @@ func Eval(ctx context.Context, s *wiki.Space, qs []Question, opts EvalOptions) (
 		{name: "pt", honest: true, run: func(ctx context.Context, q Question) ([]string, int, bool, float64, error) {
 			r := req
 			r.Question = q.Question
-			res, err := Query(ctx, s, r)
+			res, err := e.Query(ctx, r)
 			if err != nil {
 				return nil, 0, false, 0, err
 			}
@@ -162,7 +162,7 @@ func Eval(ctx context.Context, s *wiki.Space, qs []Question, opts EvalOptions) (
 		{name: "bm25-pt-index", run: func(ctx context.Context, q Question) ([]string, int, bool, float64, error) {
 			// The index is taken per question, as Query takes it: a
 			// query holds it only while it runs, so that a rebuild can wait.
-			h, err := acquire(ctx, s, head)
+			h, err := e.acquire(ctx, head)
 			if err != nil {
 				return nil, 0, false, 0, err
 			}

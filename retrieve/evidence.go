@@ -26,15 +26,10 @@ type evidence struct {
 	DFs               []uint64 // every question term's document frequency (tuning)
 	Terms             int
 
-	basePages []index.Hit // the plain page search's best pages, with their text (tune.baseCoverage)
-	acronyms  []acronym   // the definitions whose long forms the question spells out (a page's short form holds them)
+	acronyms []acronym // the definitions whose long forms the question spells out (a page's short form holds them)
 
-	channels map[string][]string // each channel's pages in order, and the fused order (tuning only: set when gateHook is)
+	channels map[string][]string // each channel's pages in order, and the fused order (tuning only: set when Engine.gate is)
 }
-
-// gateHook, when set (tests and tuning only), sees the evidence of every
-// answered question.
-var gateHook func(evidence)
 
 // observe records the channels' agreement and peakedness. Summaries are
 // left out, as in the fusion.
@@ -89,16 +84,11 @@ func ratio5(ks []keyScore) float64 {
 }
 
 // standsOut reports whether a question that covers too little of its
-// weight is answered all the same: either its best page stands far ahead of
-// the fifth in both full-text channels, which agree on it (a margin over
-// the background that words scattered over unrelated pages never reach), or
-// every word of it is one the space uses and the coverage is only just short
-// (a paraphrase: a never-seen word usually names the subject the space
-// lacks). Thresholds were chosen on half of the development and own
-// questions and checked on the other half (docs/retrieval.md).
-func (ev *evidence) standsOut(cov float64) bool {
-	if cov >= tune.peakMinCoverage && ev.Agree && min(ev.PageRatio, ev.SecRatio) >= tune.peakRatio {
-		return true
-	}
-	return tune.knownMinCoverage > 0 && ev.Absent == 0 && cov >= tune.knownMinCoverage
+// weight is answered all the same: its best page stands far ahead of the
+// fifth in both full-text channels, which agree on it (a margin over the
+// background that words scattered over unrelated pages never reach).
+// Thresholds were chosen on half of the development and own questions and
+// checked on the other half (docs/retrieval.md).
+func (ev *evidence) standsOut(rk *Ranking, cov float64) bool {
+	return cov >= rk.PeakMinCoverage && ev.Agree && min(ev.PageRatio, ev.SecRatio) >= rk.PeakRatio
 }

@@ -14,10 +14,10 @@ import (
 // (pseudo-relevance feedback, RM3-like): a newcomer's question often lacks
 // the space's own word for its subject, and the sections that match its
 // other words tend to use it. A term qualifies when at least two of the
-// first feedbackDocs pages' best sections hold it; terms are ranked by how
+// first Ranking.FeedbackDocs pages' best sections hold it; terms are ranked by how
 // many hold it times their rarity, and the question's own terms are left
 // out.
-func feedbackTerms(ctx context.Context, ix *index.Index, question string, secs []index.Hit) ([]string, error) {
+func (e *Engine) feedbackTerms(ctx context.Context, ix *index.Index, question string, secs []index.Hit) ([]string, error) {
 	own := map[string]bool{}
 	for _, t := range index.Terms(question) {
 		own[t] = true
@@ -26,7 +26,7 @@ func feedbackTerms(ctx context.Context, ix *index.Index, question string, secs [
 	seen := map[string]bool{}
 	n := 0
 	for _, h := range secs {
-		if n == tune.feedbackDocs {
+		if n == e.ranking.FeedbackDocs {
 			break
 		}
 		k := canonical(h.Path)
@@ -36,7 +36,7 @@ func feedbackTerms(ctx context.Context, ix *index.Index, question string, secs [
 		seen[k] = true
 		n++
 		// A section's text is fixed by its id and the page's blob.
-		words := cachedTermSet(h.Revision, "fb\x00"+h.Revision+"\x00"+h.ID, func() string {
+		words := e.cache.cachedTermSet(h.Revision, "fb\x00"+h.Revision+"\x00"+h.ID, func() string {
 			return h.Title + "\n" + h.Heading + "\n" + clip(h.Body, 16<<10)
 		})
 		for t := range words {
@@ -63,7 +63,7 @@ func feedbackTerms(ctx context.Context, ix *index.Index, question string, secs [
 		score[t] = float64(count[t]) * idf(max(st.DF[t], 1), st.N)
 	}
 	slices.SortFunc(cands, func(a, b string) int { return cmp.Or(cmp.Compare(score[b], score[a]), strings.Compare(a, b)) })
-	return cands[:min(len(cands), tune.feedbackTerms)], nil
+	return cands[:min(len(cands), e.ranking.FeedbackTerms)], nil
 }
 
 func isNumber(t string) bool {

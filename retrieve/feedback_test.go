@@ -13,6 +13,7 @@ import (
 // question lacks, is the one the question is expanded with.
 func TestFeedbackTerms(t *testing.T) {
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	put(t, s, map[string]string{
 		"pages/a.md":     page(content.Meta{Title: "Pause image"}, "The pause container holds the namespaces of a pod. Bump the pause image first.\n"),
 		"pages/b.md":     page(content.Meta{Title: "Sandbox"}, "The sandbox holds the namespaces; its pause container is tiny.\n"),
@@ -26,16 +27,17 @@ func TestFeedbackTerms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := acquire(ctx, s, head)
+	h, err := eng.acquire(ctx, head)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer h.release()
 	q := "which container holds the namespaces of a pod?"
 	secs, err := h.ix.Search(ctx, index.Query{Text: q, Types: []string{typeSection}, Limit: 20, Fields: plainFields})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := feedbackTerms(ctx, h.ix, q, secs)
+	got, err := eng.feedbackTerms(ctx, h.ix, q, secs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,12 +51,11 @@ func TestFeedbackTerms(t *testing.T) {
 	}
 }
 
-// TestStandsOut checks the two ways a question short of coverage is still
+// TestStandsOut checks when a question short of coverage is still
 // answered.
 func TestStandsOut(t *testing.T) {
-	saved := tune
-	defer func() { tune = saved }()
-	tune.knownMinCoverage = 0.5
+	t.Parallel()
+	rk := DefaultRanking()
 	for _, c := range []struct {
 		name string
 		ev   evidence
@@ -65,16 +66,10 @@ func TestStandsOut(t *testing.T) {
 		{"peak in one channel only", evidence{Agree: true, PageRatio: 4, SecRatio: 1.2}, 0.45, false},
 		{"peak on different pages", evidence{Agree: false, PageRatio: 4, SecRatio: 4}, 0.45, false},
 		{"peak but too little coverage", evidence{Agree: true, PageRatio: 4, SecRatio: 4}, 0.3, false},
-		{"known words, near miss", evidence{Absent: 0}, 0.52, true},
-		{"a word the space never uses", evidence{Absent: 0.2}, 0.52, false},
-		{"known words, far short", evidence{Absent: 0}, 0.4, false},
+		{"known words, near miss", evidence{Absent: 0}, 0.52, false},
 	} {
-		if got := c.ev.standsOut(c.cov); got != c.want {
+		if got := c.ev.standsOut(&rk, c.cov); got != c.want {
 			t.Errorf("%s: standsOut(%v) = %v, want %v", c.name, c.cov, got, c.want)
 		}
-	}
-	tune.knownMinCoverage = 0
-	if (&evidence{}).standsOut(0.55) {
-		t.Error("known-words rule applies while switched off")
 	}
 }

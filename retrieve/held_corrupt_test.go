@@ -19,6 +19,7 @@ import (
 func TestDamagedHeldIndexIsNotDeleted(t *testing.T) {
 	ctx := context.Background()
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	files := map[string]string{}
 	for i := 0; i < 30; i++ {
 		files[fmt.Sprintf("pages/p%d.md", i)] = page(content.Meta{Title: fmt.Sprintf("Page %d", i), Topics: []string{"ops"}},
@@ -26,10 +27,10 @@ func TestDamagedHeldIndexIsNotDeleted(t *testing.T) {
 	}
 	put(t, s, files)
 	q := Request{Question: "why do ledger replays carry idempotency keys?", Now: testWhen}
-	if _, err := Query(ctx, s, q); err != nil {
+	if _, err := eng.Query(ctx, q); err != nil {
 		t.Fatal(err)
 	}
-	CloseIndexes()
+	eng.Close()
 	dir := IndexDir(s)
 	pristine := t.TempDir()
 	copyFiles(t, dir, pristine)
@@ -53,10 +54,10 @@ func TestDamagedHeldIndexIsNotDeleted(t *testing.T) {
 			t.Fatal(err)
 		}
 		before, _ := os.Stat(pid)
-		res, err := Query(ctx, s, q)
+		res, err := eng.Query(ctx, q)
 		after, serr := os.Stat(pid)
 		f.Close()
-		CloseIndexes()
+		eng.Close()
 		if serr != nil || !os.SameFile(before, after) {
 			t.Fatalf("offset %d: the index another process holds was deleted and made again (%v)", off, err)
 		}

@@ -24,11 +24,16 @@ func newSpace(t testing.TB) *wiki.Space {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		CloseIndexes()
-		s.Close()
-	})
+	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// openEngine opens an Engine on s, closed at cleanup (before the space).
+func openEngine(t testing.TB, s *wiki.Space) *Engine {
+	t.Helper()
+	e := Open(s, Options{})
+	t.Cleanup(func() { e.Close() })
+	return e
 }
 
 // put writes files (path → content) as one batch.
@@ -82,25 +87,27 @@ func corpusSpace(t testing.TB, dir string) *wiki.Space {
 // answeredOnlyWith checks that question is answered with want first, and
 // refused once off has turned off the feature under test, so that the test
 // can fail without it. Uniform filler pages make any match a peak, so the
-// peak rule is off here; tune is restored after.
-func answeredOnlyWith(t *testing.T, s *wiki.Space, question, want string, off func()) {
+// peak rule is off here. Each ranking gets an Engine and an index of its
+// own.
+func answeredOnlyWith(t *testing.T, s *wiki.Space, question, want string, off func(*Ranking)) {
 	t.Helper()
-	saved := tune
-	defer func() { tune = saved }()
-	tune.peakRatio = 1e9
-	ask := func() *Result {
+	rk := DefaultRanking()
+	rk.PeakRatio = 1e9
+	ask := func(rk Ranking) *Result {
 		t.Helper()
-		res, err := Query(context.Background(), s, Request{Question: question, Now: testWhen})
+		e := Open(s, Options{Ranking: rk, IndexDir: t.TempDir()})
+		defer e.Close()
+		res, err := e.Query(context.Background(), Request{Question: question, Now: testWhen})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	if res := ask(); !res.Sufficient || res.Results[0].Path != want {
+	if res := ask(rk); !res.Sufficient || res.Results[0].Path != want {
 		t.Fatalf("want %s first, got sufficient %v (%s, coverage %.2f)", want, res.Sufficient, res.Trace.Reason, res.Trace.Coverage)
 	}
-	off()
-	if res := ask(); res.Sufficient {
+	off(&rk)
+	if res := ask(rk); res.Sufficient {
 		var ps []string
 		for _, r := range res.Results {
 			ps = append(ps, r.Path)
@@ -118,13 +125,13 @@ func mustHead(t testing.TB, s *wiki.Space) wiki.Rev {
 	return head
 }
 
-// holdIndex closes this process's indexes and opens the space's on-disk
-// index as another holder would (a server in another process), for tests
-// of what queries do beside it. The holder is closed at cleanup.
-func holdIndex(t testing.TB, s *wiki.Space) *index.Index {
+// holdIndex closes e's indexes and opens its on-disk index as another
+// holder would (a server in another process), for tests of what queries
+// do beside it. The holder is closed at cleanup.
+func holdIndex(t testing.TB, e *Engine) *index.Index {
 	t.Helper()
-	CloseIndexes()
-	other, err := index.Open(IndexDir(s))
+	e.Close()
+	other, err := index.Open(e.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +139,11 @@ func holdIndex(t testing.TB, s *wiki.Space) *index.Index {
 	return other
 }
 
-// padSpace adds tune.missingMinPages pages to files, so that the space is
+// padSpace adds Ranking.MissingMinPages pages to files, so that the space is
 // large enough for the missing-word rule: pages/<slug>-NNN.md, titled
 // title (a format of the page's number), with body(number) as its text.
 func padSpace(files map[string]string, slug, title string, body func(i int) string) {
-	for i := range int(tune.missingMinPages) {
+	for i := range int(DefaultRanking().MissingMinPages) {
 		files[fmt.Sprintf("pages/%s-%03d.md", slug, i)] = page(content.Meta{Title: fmt.Sprintf(title, i)}, body(i))
 	}
 }

@@ -20,7 +20,6 @@ func TestImportedCorpusEval(t *testing.T) {
 	for _, c := range evalCorpora {
 		t.Run(c.name, func(t *testing.T) {
 			s := importCorpus(t, c)
-			defer retrieve.CloseIndexes()
 			retrieve.LogCorpusEval(t, s, c.sets(), evalWhen)
 		})
 	}

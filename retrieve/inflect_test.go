@@ -39,5 +39,5 @@ func TestSuperlativeIsNotAMissingSubject(t *testing.T) {
 		return fmt.Sprintf("# Port %d\n\nNotes on building Go for board %d, what it runs on and which Linux it needs.\n", i, i)
 	})
 	put(t, s, files)
-	answeredOnlyWith(t, s, "What is the oldest Linux kernel Go runs on?", "pages/requirements.md", func() { tune.baseForms = false })
+	answeredOnlyWith(t, s, "What is the oldest Linux kernel Go runs on?", "pages/requirements.md", func(rk *Ranking) { rk.BaseForms = false })
 }

@@ -25,7 +25,7 @@ const (
 // spokes list summaries and not sources. Searching only the members the
 // pages channel also found costs a fraction of searching them all and ranks
 // every question of the evaluation sets the same.
-func navigate(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, question string, within map[string]bool, tr *Trace) ([]index.Hit, error) {
+func (e *Engine) navigate(ctx context.Context, ix *index.Index, head wiki.Rev, question string, within map[string]bool, tr *Trace) ([]index.Hit, error) {
 	spokes, err := ix.Search(ctx, index.Query{Text: question, Types: []string{typeSpoke}, Limit: 2 * maxTopics, OmitBody: true, ExcludeStatus: inactive})
 	if err != nil || len(spokes) == 0 {
 		return nil, err
@@ -37,7 +37,7 @@ func navigate(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev
 			return nil
 		}
 		read[p] = true
-		sp := readSpokeAt(ctx, s, head, p)
+		sp := e.cache.readSpokeAt(ctx, e.space, head, p)
 		if !sp.ok {
 			return nil
 		}

@@ -42,7 +42,7 @@ type candidate struct {
 // active at req.Now, each represented by its best section. The page is read
 // from git, so that a page that expired since it was indexed is dropped and
 // the revision cited is the one at head.
-func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, groups []*group, req Request, review map[string]bool) ([]candidate, error) {
+func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, groups []*group, req Request, review map[string]bool) ([]candidate, error) {
 	var out []candidate
 	for i, g := range groups {
 		if len(out) == req.K || i >= 4*req.K {
@@ -62,11 +62,11 @@ func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, gr
 			}
 		}
 		sec := representative(g)
-		pa, err := readAt(ctx, s, head, sec)
+		pa, err := e.readAt(ctx, head, sec)
 		if err != nil {
 			continue // unreadable now (a broken page): it cannot be cited
 		}
-		if !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, s, head, pa, req) {
+		if !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, e.space, head, pa, req) {
 			continue
 		}
 		c := candidate{g: g, sec: sec, page: pa, title: sec.Title, fused: g.fused,
@@ -137,9 +137,10 @@ func hasText(body string) bool {
 // readAt reads the page of an index hit. The index reflects head, so the
 // blob it recorded is the page at head, read without walking trees; should
 // the blob be missing, the path is read at head instead.
-func readAt(ctx context.Context, s *wiki.Space, head wiki.Rev, h index.Hit) (*wiki.PageAt, error) {
+func (e *Engine) readAt(ctx context.Context, head wiki.Rev, h index.Hit) (*wiki.PageAt, error) {
+	s := e.space
 	if h.Revision != "" {
-		if pa, err := parsedBlob(ctx, s, h.Revision, h.Path); err == nil || !errors.Is(err, errReadBlob) {
+		if pa, err := e.cache.parsedBlob(ctx, s, h.Revision, h.Path); err == nil || !errors.Is(err, errReadBlob) {
 			return pa, err
 		}
 	}

@@ -1,6 +1,10 @@
 package retrieve
 
-import "math"
+import (
+	"maps"
+	"math"
+	"slices"
+)
 
 // positions maps each term of a text to where it occurs, in order: what
 // proximity reads, kept per section so that a query costs the occurrences
@@ -20,10 +24,7 @@ func positionsOf(toks []string) positions {
 // smallest distance between them in the section, weighted by both terms'
 // weights, summed and normalised by the total pair weight.
 func proximity(pos positions, w map[string]float64) float64 {
-	terms := make([]string, 0, len(w))
-	for t := range w {
-		terms = append(terms, t)
-	}
+	terms := slices.Sorted(maps.Keys(w)) // a fixed order of additions keeps the score exact
 	var s, tot float64
 	for a := 0; a < len(terms); a++ {
 		for b := a + 1; b < len(terms); b++ {

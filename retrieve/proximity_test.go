@@ -23,12 +23,13 @@ func TestProximity(t *testing.T) {
 // together comes first, even against one that repeats a word of them.
 func TestProximityRanksTogetherFirst(t *testing.T) {
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	filler := strings.Repeat("Unrelated notes about the office plants and the kitchen rota. ", 6)
 	put(t, s, map[string]string{
 		"pages/apart.md":    page(content.Meta{Title: "Notes A"}, "# Notes A\n\nThe refund rules changed; every refund is logged. "+filler+"The queue was moved to the new owner.\n"),
 		"pages/together.md": page(content.Meta{Title: "Notes B"}, "# Notes B\n\n"+filler+"The refund queue was moved to the new owner.\n"),
 	})
-	res, err := Query(context.Background(), s, Request{Question: "Who is the new owner of the refund queue?", Now: testWhen})
+	res, err := eng.Query(context.Background(), Request{Question: "Who is the new owner of the refund queue?", Now: testWhen})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ var inactive = []string{content.StatusStale, content.StatusRetracted, content.St
 // the hub's topics and their spokes, fused with full-text search over every
 // section and every page, packed into at most req.Budget tokens. When the
 // space does not hold the answer, Sufficient is false and Results is empty.
-func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
+func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
 	if strings.TrimSpace(strings.Map(dropControl, req.Question)) == "" {
 		return nil, ErrEmptyQuestion
 	}
@@ -37,10 +37,10 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	}
 	req = withDefaults(req)
 	if req.Now.IsZero() {
-		req.Now = s.Now()
+		req.Now = e.space.Now()
 	}
 	res := &Result{Question: req.Question, Results: []Hit{}, Trace: Trace{Topics: []string{}, Index: "none"}}
-	head, err := s.Head(ctx)
+	head, err := e.space.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
@@ -54,54 +54,53 @@ func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 		res.Trace.Reason = "the question has no searchable words"
 		return res, nil
 	}
-	h, err := acquire(ctx, s, head)
+	h, err := e.acquire(ctx, head)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
-	out, err := answer(ctx, s, h, head, req, terms, *res)
+	out, err := e.answer(ctx, h, head, req, terms, *res)
 	h.release()
 	if errors.Is(err, index.ErrCorrupt) {
 		// The index's files are damaged, found only now that they are
-		// read. It is a cache: this process's own index is rebuilt and
+		// read. It is a cache: the Engine's own index is rebuilt and
 		// the question asked again. Another process's (a snapshot) is
 		// never deleted here, nor one the rebuild cannot take: the
 		// question is then answered from memory.
-		dir := IndexDir(s)
 		if h.kind == "memory" {
-			dropMemory(dir)
+			e.dropMemory()
 		}
-		if h.kind == "disk" && resetAt(ctx, s, dir, head) == nil {
-			h, err = acquireOpen(dir)
+		if h.kind == "disk" && e.resetAt(ctx, head) == nil {
+			h, err = e.acquireOpen()
 		} else {
-			h, err = fromMemory(ctx, s, dir, head)
+			h, err = e.fromMemory(ctx, head)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("query: %w", err)
 		}
-		out, err = answer(ctx, s, h, head, req, terms, *res)
+		out, err = e.answer(ctx, h, head, req, terms, *res)
 		h.release()
 	}
 	return out, err
 }
 
 // answer answers req from the index h, filling in a copy of res.
-func answer(ctx context.Context, s *wiki.Space, h *handle, head wiki.Rev, req Request, terms []string, base Result) (*Result, error) {
+func (e *Engine) answer(ctx context.Context, h *handle, head wiki.Rev, req Request, terms []string, base Result) (*Result, error) {
 	res := &base
 	res.Trace.Index = h.kind
 
 	ev := evidence{Question: req.Question}
-	if gateHook != nil {
+	if e.gate != nil {
 		ev.channels = map[string][]string{}
 	}
-	groups, err := rank(ctx, s, h.ix, head, req.Question, &res.Trace, &ev)
+	groups, err := e.rank(ctx, h.ix, head, req.Question, &res.Trace, &ev)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
-	review, err := openPaths(ctx, s, head)
+	review, err := e.cache.openPaths(ctx, e.space, head)
 	if err != nil {
 		review = nil // findings that cannot be read only lose needs_review marks
 	}
-	picked, err := pick(ctx, s, h.ix, head, groups, req, review)
+	picked, err := e.pick(ctx, h.ix, head, groups, req, review)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
@@ -110,12 +109,12 @@ func answer(ctx context.Context, s *wiki.Space, h *handle, head wiki.Rev, req Re
 		return nil, fmt.Errorf("query: %w", err)
 	}
 	gateTerms := terms
-	if tune.baseForms {
+	if e.ranking.BaseForms {
 		if gateTerms, stats, err = baseForms(ctx, h.ix, req.Question, terms, stats); err != nil {
 			return nil, fmt.Errorf("query: %w", err)
 		}
 	}
-	ok, cov, reason := sufficient(gateTerms, stats, picked, &ev)
+	ok, cov, reason := e.sufficient(gateTerms, stats, picked, &ev)
 	res.Trace.Coverage = round3(cov)
 	if !ok {
 		res.Trace.Reason = reason

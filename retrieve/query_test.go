@@ -34,8 +34,9 @@ func storageSpace(t testing.TB) *wiki.Space {
 
 func TestQueryFiltersAndCites(t *testing.T) {
 	s := storageSpace(t)
+	eng := openEngine(t, s)
 	ctx := context.Background()
-	res, err := Query(ctx, s, Request{Question: "which git commit does the full-text index reflect?", Now: testWhen})
+	res, err := eng.Query(ctx, Request{Question: "which git commit does the full-text index reflect?", Now: testWhen})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestQueryFiltersAndCites(t *testing.T) {
 	}
 
 	// before its expiry the synthesis is a candidate like any page
-	res, err = Query(ctx, s, Request{Question: "which git commit does the full-text index reflect?", Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
+	res, err = eng.Query(ctx, Request{Question: "which git commit does the full-text index reflect?", Now: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,9 +89,10 @@ func slicesContains(ss []string, s string) bool {
 
 func TestQueryBadInput(t *testing.T) {
 	s := storageSpace(t)
+	eng := openEngine(t, s)
 	ctx := context.Background()
 	for _, q := range []string{"", "   ", "\x00\x01\n"} {
-		if _, err := Query(ctx, s, Request{Question: q}); !errors.Is(err, ErrEmptyQuestion) {
+		if _, err := eng.Query(ctx, Request{Question: q}); !errors.Is(err, ErrEmptyQuestion) {
 			t.Errorf("Query(%q) = %v, want ErrEmptyQuestion", q, err)
 		}
 	}
@@ -101,7 +103,7 @@ func TestQueryBadInput(t *testing.T) {
 		"invalid": "index \xff\xfe commit",
 		"punct":   "?!?!",
 	} {
-		res, err := Query(ctx, s, Request{Question: q})
+		res, err := eng.Query(ctx, Request{Question: q})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -117,6 +119,7 @@ func TestQueryBadInput(t *testing.T) {
 
 func TestQueryBudget(t *testing.T) {
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	files := map[string]string{}
 	long := strings.Repeat("The deploy pipeline promotes a canary build after the smoke tests pass. ", 80)
 	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
@@ -124,7 +127,7 @@ func TestQueryBudget(t *testing.T) {
 	}
 	put(t, s, files)
 	for _, budget := range []int{100, 500, 4000} {
-		res, err := Query(context.Background(), s, Request{Question: "how is the canary build promoted by the deploy pipeline?", Budget: budget})
+		res, err := eng.Query(context.Background(), Request{Question: "how is the canary build promoted by the deploy pipeline?", Budget: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,47 +150,48 @@ func TestQueryBudget(t *testing.T) {
 // busy index does not stop a query.
 func TestIndexLifecycle(t *testing.T) {
 	s := storageSpace(t)
+	eng := openEngine(t, s)
 	ctx := context.Background()
 	q := Request{Question: "noodles on fridays", Now: testWhen}
-	if res, err := Query(ctx, s, q); err != nil || !res.Sufficient || res.Trace.Index != "disk" {
+	if res, err := eng.Query(ctx, q); err != nil || !res.Sufficient || res.Trace.Index != "disk" {
 		t.Fatalf("first query: %+v %v", res, err)
 	}
 	put(t, s, map[string]string{"pages/cooking.md": page(content.Meta{Title: "Team lunch"}, "We order dumplings on Fridays.\n")})
-	res, err := Query(ctx, s, Request{Question: "dumplings fridays", Now: testWhen})
+	res, err := eng.Query(ctx, Request{Question: "dumplings fridays", Now: testWhen})
 	if err != nil || !res.Sufficient || !strings.Contains(res.Results[0].Excerpt, "dumplings") {
 		t.Fatalf("after update: %+v %v", res, err)
 	}
-	st, err := Status(ctx, s)
+	st, err := eng.Status(ctx)
 	if err != nil || !st.Current || st.Docs == 0 {
 		t.Fatalf("status %+v %v", st, err)
 	}
 
 	q.Question = "dumplings fridays"
 	// corrupt: the next query rebuilds it
-	CloseIndexes()
+	eng.Close()
 	if err := os.WriteFile(filepath.Join(IndexDir(s), "pt-index"), []byte("garbage"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := Query(ctx, s, q); err != nil || !res.Sufficient {
+	if res, err := eng.Query(ctx, q); err != nil || !res.Sufficient {
 		t.Fatalf("query on a corrupt index: %+v %v", res, err)
 	}
 
 	// busy: another holder of the directory, at head; the query reads its
 	// snapshot
-	other := holdIndex(t, s)
-	res, err = Query(ctx, s, q)
+	other := holdIndex(t, eng)
+	res, err = eng.Query(ctx, q)
 	if err != nil || !res.Sufficient || res.Trace.Index != "snapshot" || !strings.Contains(res.Results[0].Excerpt, "dumplings") {
 		t.Fatalf("query on a busy index at head: %+v %v", res, err)
 	}
 	// a commit the holder has not indexed: the query is answered from memory
 	put(t, s, map[string]string{"pages/tea.md": "# Tea\n\nGreen tea on Mondays.\n"})
-	res, err = Query(ctx, s, Request{Question: "green tea mondays", Now: testWhen})
+	res, err = eng.Query(ctx, Request{Question: "green tea mondays", Now: testWhen})
 	if err != nil || !res.Sufficient || res.Trace.Index != "memory" || res.Results[0].Path != "pages/tea.md" {
 		t.Fatalf("query on a busy index behind head: %+v %v", res, err)
 	}
 	// the stand-in is kept and follows new commits
 	put(t, s, map[string]string{"pages/coffee.md": "# Coffee\n\nFilter coffee on Tuesdays.\n"})
-	res, err = Query(ctx, s, Request{Question: "filter coffee tuesdays", Now: testWhen})
+	res, err = eng.Query(ctx, Request{Question: "filter coffee tuesdays", Now: testWhen})
 	if err != nil || !res.Sufficient || res.Trace.Index != "memory" || res.Results[0].Path != "pages/coffee.md" {
 		t.Fatalf("second query on a busy index behind head: %+v %v", res, err)
 	}
@@ -195,15 +199,15 @@ func TestIndexLifecycle(t *testing.T) {
 	if err := update(ctx, s, other, mustHead(t, s)); err != nil {
 		t.Fatal(err)
 	}
-	res, err = Query(ctx, s, Request{Question: "filter coffee tuesdays", Now: testWhen})
+	res, err = eng.Query(ctx, Request{Question: "filter coffee tuesdays", Now: testWhen})
 	other.Close()
 	if err != nil || !res.Sufficient || res.Trace.Index != "snapshot" || res.Results[0].Path != "pages/coffee.md" {
 		t.Fatalf("query after the holder caught up: %+v %v", res, err)
 	}
-	if err := Rebuild(ctx, s); err != nil {
+	if err := eng.Rebuild(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := Status(ctx, s); err != nil || !st.Current {
+	if st, err := eng.Status(ctx); err != nil || !st.Current {
 		t.Fatalf("status after rebuild %+v %v", st, err)
 	}
 }
@@ -239,11 +243,12 @@ func TestGoldRank(t *testing.T) {
 // Concurrent queries share one index and agree.
 func TestQueryConcurrent(t *testing.T) {
 	s := storageSpace(t)
+	eng := openEngine(t, s)
 	put(t, s, map[string]string{"pages/lunch.md": "# Lunch\n\nDumplings on Thursdays.\n"})
 	errs := make(chan error, 8)
 	for range 8 {
 		go func() {
-			res, err := Query(context.Background(), s, Request{Question: "dumplings thursdays", Now: testWhen})
+			res, err := eng.Query(context.Background(), Request{Question: "dumplings thursdays", Now: testWhen})
 			if err == nil && (!res.Sufficient || res.Results[0].Path != "pages/lunch.md") {
 				err = errors.New("wrong answer: " + res.Trace.Reason)
 			}
@@ -261,14 +266,15 @@ func TestQueryConcurrent(t *testing.T) {
 // with nothing to cite; the smallest accepted budget returns an excerpt.
 func TestQueryBudgetTooSmall(t *testing.T) {
 	s := storageSpace(t)
+	eng := openEngine(t, s)
 	ctx := context.Background()
 	q := "which git commit does the full-text index reflect?"
 	for _, b := range []int{1, MinBudget - 1} {
-		if res, err := Query(ctx, s, Request{Question: q, Budget: b}); !errors.Is(err, ErrBudgetTooSmall) {
+		if res, err := eng.Query(ctx, Request{Question: q, Budget: b}); !errors.Is(err, ErrBudgetTooSmall) {
 			t.Errorf("Query(budget %d) = %+v, %v; want ErrBudgetTooSmall", b, res, err)
 		}
 	}
-	res, err := Query(ctx, s, Request{Question: q, Budget: MinBudget, Now: testWhen})
+	res, err := eng.Query(ctx, Request{Question: q, Budget: MinBudget, Now: testWhen})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,6 +291,7 @@ func TestQueryBudgetTooSmall(t *testing.T) {
 // the summary stale.
 func TestRetractedSourceTakesItsSummary(t *testing.T) {
 	s := newSpace(t)
+	eng := openEngine(t, s)
 	ctx := context.Background()
 	src := "# Ledger replays\n\nReplays of the ledger write queue carry idempotency keys, so that a retried write is applied once.\n"
 	put(t, s, map[string]string{
@@ -295,13 +302,13 @@ func TestRetractedSourceTakesItsSummary(t *testing.T) {
 		"pages/lunch.md": page(content.Meta{Title: "Team lunch", Topics: []string{"social"}}, "We order noodles on Fridays.\n"),
 	})
 	q := Request{Question: "why do ledger replays carry idempotency keys?", Now: testWhen}
-	if res, err := Query(ctx, s, q); err != nil || len(res.Results) == 0 {
+	if res, err := eng.Query(ctx, q); err != nil || len(res.Results) == 0 {
 		t.Fatalf("before the retraction: %+v, %v", res, err)
 	}
 	put(t, s, map[string]string{
 		"sources/ledger.md": page(content.Meta{Title: "Ledger replays", Kind: content.KindSource, Status: content.StatusRetracted, Topics: []string{"ops"}}, src),
 	})
-	res, err := Query(ctx, s, q)
+	res, err := eng.Query(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,6 +324,7 @@ func TestRetractedSourceTakesItsSummary(t *testing.T) {
 // an insufficient answer carries nothing.
 func FuzzQuery(f *testing.F) {
 	s := storageSpace(f)
+	eng := openEngine(f, s)
 	ctx := context.Background()
 	for _, q := range []string{"which commit does the index record?", "noodles", "", "索引", "index\x00commit", "rebuild rebuild rebuild"} {
 		f.Add(q, 0)
@@ -325,7 +333,7 @@ func FuzzQuery(f *testing.F) {
 		if budget < 0 || budget > 0 && budget < MinBudget {
 			budget = 0
 		}
-		res, err := Query(ctx, s, Request{Question: q, Budget: budget})
+		res, err := eng.Query(ctx, Request{Question: q, Budget: budget})
 		if errors.Is(err, ErrEmptyQuestion) {
 			return
 		}

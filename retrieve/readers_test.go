@@ -14,7 +14,8 @@ import (
 func TestRebuildWaitsForRunningQuery(t *testing.T) {
 	ctx := context.Background()
 	s := storageSpace(t)
-	h, err := acquire(ctx, s, mustHead(t, s))
+	eng := openEngine(t, s)
+	h, err := eng.acquire(ctx, mustHead(t, s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func TestRebuildWaitsForRunningQuery(t *testing.T) {
 		t.Fatalf("index kind %q, want disk", h.kind)
 	}
 	done := make(chan error, 1)
-	go func() { done <- Rebuild(ctx, s) }()
+	go func() { done <- eng.Rebuild(ctx) }()
 	select {
 	case err := <-done:
 		h.release()
@@ -42,7 +43,7 @@ func TestRebuildWaitsForRunningQuery(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("rebuild still waiting after the query was released")
 	}
-	res, err := Query(ctx, s, Request{Question: "which commit does the index reflect", Now: testWhen})
+	res, err := eng.Query(ctx, Request{Question: "which commit does the index reflect", Now: testWhen})
 	if err != nil || !res.Sufficient || res.Trace.Index != "disk" {
 		t.Fatalf("query after the rebuild: %+v, %v", res, err)
 	}

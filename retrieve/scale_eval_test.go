@@ -24,7 +24,6 @@ func TestImportedCorpusAtScale(t *testing.T) {
 	for _, c := range evalCorpora {
 		t.Run(c.name, func(t *testing.T) {
 			s := importCorpus(t, c)
-			defer retrieve.CloseIndexes()
 			addGenerated(t, s, pad)
 			retrieve.LogCorpusEval(t, s, c.sets(), evalWhen)
 		})
@@ -43,7 +42,6 @@ func TestImportedCorporaTogether(t *testing.T) {
 	for _, c := range evalCorpora[1:] {
 		importInto(t, s, c)
 	}
-	defer retrieve.CloseIndexes()
 	for _, c := range evalCorpora {
 		t.Run(c.name, func(t *testing.T) {
 			retrieve.LogCorpusEval(t, s, c.sets(), evalWhen)

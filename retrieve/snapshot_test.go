@@ -13,21 +13,20 @@ import (
 func TestQueryWaitsForHolderToCatchUp(t *testing.T) {
 	ctx := context.Background()
 	s := storageSpace(t)
-	if err := Refresh(ctx, s); err != nil {
+	eng := openEngine(t, s)
+	if err := eng.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	other := holdIndex(t, s)
+	other := holdIndex(t, eng)
 	put(t, s, map[string]string{"pages/tea.md": "# Tea\n\nGreen tea on Mondays.\n"})
 
-	saved := buildPerUnit
-	buildPerUnit = time.Second // a space whose memory build would take long
-	defer func() { buildPerUnit = saved }()
+	eng.buildPerUnit = time.Second // a space whose memory build would take long
 	caught := make(chan error, 1)
 	go func() {
 		time.Sleep(100 * time.Millisecond)
 		caught <- update(ctx, s, other, mustHead(t, s))
 	}()
-	res, err := Query(ctx, s, Request{Question: "green tea mondays", Now: testWhen})
+	res, err := eng.Query(ctx, Request{Question: "green tea mondays", Now: testWhen})
 	if uerr := <-caught; uerr != nil {
 		t.Fatal(uerr)
 	}
@@ -41,22 +40,23 @@ func TestQueryWaitsForHolderToCatchUp(t *testing.T) {
 func TestTakeoverLeavesStandInOpen(t *testing.T) {
 	ctx := context.Background()
 	s := storageSpace(t)
-	other := holdIndex(t, s)
+	eng := openEngine(t, s)
+	other := holdIndex(t, eng)
 	put(t, s, map[string]string{"pages/tea.md": "# Tea\n\nGreen tea on Mondays.\n"})
-	saved := busyRetry
-	busyRetry = 0
-	defer func() { busyRetry = saved }()
+	eng.busyRetry = 0
 
 	head := mustHead(t, s)
-	h, err := acquire(ctx, s, head)
+	h, err := eng.acquire(ctx, head)
 	if err != nil || h.kind != "memory" {
 		t.Fatalf("acquire beside the holder: %+v %v", h, err)
 	}
+	defer h.release()
 	other.Close()
-	h2, err := acquire(ctx, s, head)
+	h2, err := eng.acquire(ctx, head)
 	if err != nil || h2.kind != "disk" {
 		t.Fatalf("acquire after the holder left: %+v %v", h2, err)
 	}
+	defer h2.release()
 	if hits, err := h.ix.Search(ctx, index.Query{Text: "green tea"}); err != nil || len(hits) == 0 {
 		t.Errorf("search on the replaced stand-in: %v %v", hits, err)
 	}

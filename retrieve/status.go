@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/ptwiki/pt/retrieve/internal/index"
-	"github.com/ptwiki/pt/wiki"
 )
 
 // IndexStatus describes a space's on-disk index: the JSON of
@@ -28,21 +27,21 @@ type IndexStatus struct {
 
 // Status reports on the space's index without changing it. A corrupt index
 // is reported, not repaired: the next query or `pt index rebuild` repairs it.
-func Status(ctx context.Context, s *wiki.Space) (IndexStatus, error) {
-	head, err := s.Head(ctx)
+func (e *Engine) Status(ctx context.Context) (IndexStatus, error) {
+	head, err := e.space.Head(ctx)
 	if err != nil {
 		return IndexStatus{}, err
 	}
-	dir := IndexDir(s)
+	dir := e.dir
 	st := IndexStatus{Dir: dir, Head: string(head)}
 	if _, err := os.Stat(dir); err != nil {
 		return st, nil
 	}
 	st.Exists = true
 	st.Bytes = dirSize(dir)
-	open.Lock()
-	defer open.Unlock()
-	ix := open.m[dir]
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ix := e.disk
 	if ix == nil {
 		ix, err = index.Open(dir)
 		switch {
@@ -60,44 +59,45 @@ func Status(ctx context.Context, s *wiki.Space) (IndexStatus, error) {
 		defer ix.Close()
 	}
 	st.Commit = ix.Commit()
-	st.Current = st.Commit == st.Head
 	if st.Docs, err = ix.Count(); err != nil {
 		st.Error = err.Error()
 	}
+	// Current only when the index is readable and at head: a damaged
+	// one is rebuilt by the next query, never served.
+	st.Current = st.Commit == st.Head && st.Error == ""
 	return st, nil
 }
 
 // Rebuild deletes the space's index and builds it again from head. It fails
 // with an error wrapping index.ErrBusy (see ErrIndexBusy) when another process
 // holds the index.
-func Rebuild(ctx context.Context, s *wiki.Space) error {
-	head, err := s.Head(ctx)
+func (e *Engine) Rebuild(ctx context.Context) error {
+	head, err := e.space.Head(ctx)
 	if err != nil {
 		return err
 	}
-	dir := IndexDir(s)
-	if err := probeFree(dir); err != nil {
+	if err := e.probeFree(); err != nil {
 		return fmt.Errorf("rebuild index: %w", err)
 	}
-	if err := resetAt(ctx, s, dir, head); err != nil {
+	if err := e.resetAt(ctx, head); err != nil {
 		return fmt.Errorf("rebuild index: %w", err)
 	}
 	return nil
 }
 
-// probeFree closes this process's index of dir, once the queries reading it
+// probeFree closes the Engine's on-disk index, once the queries reading it
 // have finished, and reports ErrIndexBusy when another process holds the
 // index: nothing another process is using may be deleted.
-func probeFree(dir string) error {
-	rw := readersOf(dir)
-	rw.Lock()
-	defer rw.Unlock()
-	open.Lock()
-	if ix := open.m[dir]; ix != nil {
-		ix.Close()
-		delete(open.m, dir)
+func (e *Engine) probeFree() error {
+	dir := e.dir
+	e.readers.Lock()
+	defer e.readers.Unlock()
+	e.mu.Lock()
+	if e.disk != nil {
+		e.disk.Close()
+		e.disk = nil
 	}
-	open.Unlock()
+	e.mu.Unlock()
 	if held, known := index.Held(dir); known {
 		// Not opened: a damaged index can fail fatally in bluge, and a
 		// rebuild must work on exactly that one.

@@ -20,10 +20,10 @@ import (
 // scores are not comparable across questions.
 //
 // Coverage is the mean of the best single page's share and the three best
-// pages' joint share. Two rules refuse: coverage below tune.minCoverage
+// pages' joint share. Two rules refuse: coverage below Ranking.MinCoverage
 // (0.4), or a question word that none of the three best pages holds and
-// that carries at least tune.missingShare (14%) of the weight, while
-// coverage stays below tune.missingCoverage (0.75), and that the space
+// that carries at least Ranking.MissingShare (14%) of the weight, while
+// coverage stays below Ranking.MissingCoverage (0.75), and that the space
 // itself barely uses (rare). The word that names what is asked ("stipend",
 // "Bazel") is the one a near miss lacks, while a paraphrase misses only some
 // of its many common words. The settings were
@@ -36,11 +36,12 @@ import (
 //
 // Rarity tells the word that names a subject from a filler word only in a
 // space of some size: in a handful of pages every word is rare, and "work"
-// would weigh as much as "stipend". Below tune.missingMinPages pages (whole
-// pages in the index: a source and its summary count as two) the
+// would weigh as much as "stipend". Below Ranking.MissingMinPages pages
+// (whole pages in the index: a source and its summary count as two) the
 // missing-word rule is off and coverage alone decides, at the higher
-// threshold tune.smallMinCoverage (0.56) chosen before that rule existed.
-func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence) (bool, float64, string) {
+// threshold Ranking.SmallMinCoverage (0.56) chosen before that rule existed.
+func (e *Engine) sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence) (bool, float64, string) {
+	rk := &e.ranking
 	if len(cs) == 0 {
 		return false, 0, "nothing in the space matches the question"
 	}
@@ -54,43 +55,29 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 		weights[i] = 1 + idf(max(st.DF[t], 1), st.N)
 		all += weights[i]
 	}
-	sets := make([]map[string]bool, 0, tune.coverTop)
-	if tune.baseCoverage {
-		for _, h := range ev.basePages {
-			sets = append(sets, termSet(h.Title+"\n"+clip(h.Body, maxSectionBody)))
+	sets := make([]map[string]bool, 0, rk.CoverTop)
+	for i, c := range cs {
+		if i == rk.CoverTop {
+			break
 		}
-	} else {
-		for i, c := range cs {
-			if i == tune.coverTop {
-				break
+		// The page's words, and those of the matching sections of its
+		// source or summary, named exactly by blob and section ids, so
+		// that the set is computed once per server.
+		key := "cov\x00" + c.page.Revision + "\x00" + c.title
+		for _, h := range c.more {
+			if h.Path != c.sec.Path {
+				key += "\x00" + h.Revision + "\x00" + h.ID
 			}
-			if tune.coverPages {
-				// The page's words, and those of the matching sections of
-				// its source or summary, named exactly by blob and section
-				// ids, so that the set is computed once per server.
-				key := "cov\x00" + c.page.Revision + "\x00" + c.title
-				for _, h := range c.more {
-					if h.Path != c.sec.Path {
-						key += "\x00" + h.Revision + "\x00" + h.ID
-					}
-				}
-				sets = append(sets, cachedTermSet(c.page.Revision, key, func() string {
-					text := c.title + "\n" + clip(string(c.page.Page.Body), maxSectionBody)
-					for _, h := range c.more {
-						if h.Path != c.sec.Path {
-							text += "\n" + h.Body
-						}
-					}
-					return text
-				}))
-				continue
-			}
-			text := c.title + "\n" + c.sec.Heading + "\n" + c.sec.Body
+		}
+		sets = append(sets, e.cache.cachedTermSet(c.page.Revision, key, func() string {
+			text := c.title + "\n" + clip(string(c.page.Page.Body), maxSectionBody)
 			for _, h := range c.more {
-				text += "\n" + h.Body
+				if h.Path != c.sec.Path {
+					text += "\n" + h.Body
+				}
 			}
-			sets = append(sets, termSet(text))
-		}
+			return text
+		}))
 	}
 	union := map[string]bool{}
 	var best, top1 float64
@@ -123,7 +110,7 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 		ev.Best, ev.Union, ev.Top1 = best/all, have/all, top1/all
 		ev.Absent, ev.MissingMax = absent/all, missing/all
 		ev.MissingTerm, ev.MissingDF, ev.N = missingTerm, st.DF[missingTerm], st.N
-		if gateHook != nil {
+		if e.gate != nil {
 			ev.DFs = ev.DFs[:0]
 			for _, t := range terms {
 				ev.DFs = append(ev.DFs, st.DF[t])
@@ -131,28 +118,28 @@ func sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence
 		}
 	}
 	ev.Terms = len(terms)
-	if gateHook != nil {
-		gateHook(*ev)
+	if e.gate != nil {
+		e.gate(*ev)
 	}
 	// A page that holds most of the question is the evidence that counts;
 	// the union of the best pages lets a question answered across two pages
 	// (multi-hop) count too, at a discount, without letting words scattered
 	// over unrelated pages add up to an answer.
-	have = tune.coverMaxWeight*best + (1-tune.coverMaxWeight)*have
+	have = rk.CoverMaxWeight*best + (1-rk.CoverMaxWeight)*have
 	if all == 0 {
 		return false, 0, "the question has no searchable words"
 	}
 	cov := have / all
-	missingRule := tune.missingShare > 0 && st.Pages >= tune.missingMinPages
-	minCov := tune.minCoverage
+	missingRule := rk.MissingShare > 0 && st.Pages >= rk.MissingMinPages
+	minCov := rk.MinCoverage
 	if !missingRule {
-		minCov = tune.smallMinCoverage
+		minCov = rk.SmallMinCoverage
 	}
 	switch {
-	case tune.noSuff || ev.standsOut(cov):
+	case ev.standsOut(rk, cov):
 	case cov < minCov:
 		return false, cov, "the best matches miss the question's distinctive words"
-	case missingRule && ev.MissingMax >= tune.missingShare && cov < tune.missingCoverage && rare(st, missingTerm):
+	case missingRule && ev.MissingMax >= rk.MissingShare && cov < rk.MissingCoverage && rare(rk, st, missingTerm):
 		return false, cov, fmt.Sprintf("none of the best matches mentions %q", questionWord(ev.Question, missingTerm))
 	}
 	return true, cov, ""
@@ -172,13 +159,13 @@ func questionWord(question, t string) string {
 }
 
 // rare reports whether the space uses t so seldom (in at most
-// tune.missingMaxDF of its units, or two) that its absence from the best
+// Ranking.MissingMaxDF of its units, or two) that its absence from the best
 // pages means the space lacks what t names. A word the space uses in dozens
 // of places ("lose", "paid", "bare") that the best pages happen not to hold
 // says more about how the question was worded than about what the space
 // knows.
-func rare(st index.TermStats, t string) bool {
-	return float64(st.DF[t]) <= max(2, tune.missingMaxDF*float64(st.N))
+func rare(rk *Ranking, st index.TermStats, t string) bool {
+	return float64(st.DF[t]) <= max(2, rk.MissingMaxDF*float64(st.N))
 }
 
 func idf(df, n uint64) float64 {

@@ -30,11 +30,12 @@ func TestMissingWordRefuses(t *testing.T) {
 	})
 	// Pages this uniform make any match a peak far above the rest; the
 	// peak rule is checked elsewhere (TestStandsOut).
-	saved := tune
-	defer func() { tune = saved }()
-	tune.peakRatio = 1e9
+	rk := DefaultRanking()
+	rk.PeakRatio = 1e9
+	eng := Open(s, Options{Ranking: rk})
+	defer eng.Close()
 	ctx := context.Background()
-	res, err := Query(ctx, s, Request{Question: "How much is the stipend paid to interns who work on the scheduler each round?", Now: testWhen})
+	res, err := eng.Query(ctx, Request{Question: "How much is the stipend paid to interns who work on the scheduler each round?", Now: testWhen})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +45,10 @@ func TestMissingWordRefuses(t *testing.T) {
 	if !strings.Contains(res.Trace.Reason, `"stipend"`) {
 		t.Errorf("reason %q does not name the missing word", res.Trace.Reason)
 	}
-	if res.Trace.Coverage < tune.minCoverage {
+	if res.Trace.Coverage < rk.MinCoverage {
 		t.Errorf("coverage %.2f: the coverage rule refused, not the missing word", res.Trace.Coverage)
 	}
-	res, err = Query(ctx, s, Request{Question: "How many coordinators pick the intern projects each round?", Now: testWhen})
+	res, err = eng.Query(ctx, Request{Question: "How many coordinators pick the intern projects each round?", Now: testWhen})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,5 +89,5 @@ func TestMissingCommonWordAnswers(t *testing.T) {
 		"# Rounds\n\nEach round of the intern programme lasts three months. Projects are proposed by the coordinators.\n")
 	put(t, s, files)
 	// With every missing word counted as rare, "laptop" refuses.
-	answeredOnlyWith(t, s, "Which laptop do interns get handed, and how much is paid?", "pages/interns.md", func() { tune.missingMaxDF = 1 })
+	answeredOnlyWith(t, s, "Which laptop do interns get handed, and how much is paid?", "pages/interns.md", func(rk *Ranking) { rk.MissingMaxDF = 1 })
 }

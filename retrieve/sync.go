@@ -5,43 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 )
-
-// indexDirName is the index's directory under the space's state directory.
-const indexDirName = "index"
-
-// IndexDir is where a space's full-text index lives: under .git, never
-// committed, safe to delete.
-func IndexDir(s *wiki.Space) string { return filepath.Join(s.StateDir(), indexDirName) }
-
-// open holds the on-disk indexes this process has open, one per directory, so
-// that a long-running process (the MCP server) queries a warm index and
-// bluge's one-writer rule is never hit from inside one process.
-//
-// When the directory is busy (another process holds it), the holder's
-// snapshot or an index in memory stands in (acquire), and Open is not tried
-// again for busyRetry. A refused Open costs a lock probe on Unix, but on
-// Windows bluge leaks goroutines on every one; and a server beside another
-// pt process should take the index over soon after that process exits.
-var open = struct {
-	sync.Mutex
-	m         map[string]*index.Index
-	mem       map[string]*shared
-	busyUntil map[string]time.Time
-}{m: map[string]*index.Index{}, mem: map[string]*shared{}, busyUntil: map[string]time.Time{}}
-
-// busyRetry is how long a busy index directory is left alone.
-var busyRetry = 5 * time.Second
-
-// updateMu serializes updates of the shared on-disk indexes, so that
-// concurrent queries in a server do not re-index the same diff twice.
-var updateMu sync.Mutex
 
 // handle is an index ready to search at a commit.
 type handle struct {
@@ -56,57 +24,53 @@ type handle struct {
 // at head (or soon is: awaitSnapshot), and otherwise an index built in
 // memory; when it is corrupt it is deleted and rebuilt. The index is a
 // cache: no failure of it is fatal while git can be read.
-func acquire(ctx context.Context, s *wiki.Space, head wiki.Rev) (*handle, error) {
-	dir := IndexDir(s)
-	rw := readersOf(dir)
-	rw.RLock()
-	ix, err := diskIndex(dir)
+func (e *Engine) acquire(ctx context.Context, head wiki.Rev) (*handle, error) {
+	e.readers.RLock()
+	ix, err := e.diskIndex()
 	if err == nil {
-		return updateDisk(ctx, s, dir, ix, head)
+		return e.updateDisk(ctx, ix, head)
 	}
-	rw.RUnlock()
+	e.readers.RUnlock()
 	if errors.Is(err, index.ErrBusy) {
-		h, units := snapshotAt(dir, head)
-		if h == nil && units > 0 && !standIn(dir) {
-			h = awaitSnapshot(ctx, dir, head, units)
+		h, units := e.snapshotAt(head)
+		if h == nil && units > 0 && !e.standIn() {
+			h = e.awaitSnapshot(ctx, head, units)
 		}
 		if h != nil {
 			return h, nil
 		}
 	}
-	return fromMemory(ctx, s, dir, head)
+	return e.fromMemory(ctx, head)
 }
 
-// dropMemory retires the process's in-memory index of dir (found damaged),
-// so that the next fromMemory builds a new one.
-func dropMemory(dir string) {
-	open.Lock()
-	defer open.Unlock()
-	if mem := open.mem[dir]; mem != nil {
-		mem.retire()
-		delete(open.mem, dir)
+// dropMemory retires the in-memory index (found damaged), so that the
+// next fromMemory builds a new one.
+func (e *Engine) dropMemory() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.mem != nil {
+		e.mem.retire()
+		e.mem = nil
 	}
 }
 
-// fromMemory answers from an index of dir's space built in memory and
-// kept for the process (busy elsewhere, or the disk refused).
-func fromMemory(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) (*handle, error) {
-	open.Lock()
-	mem := open.mem[dir]
-	if mem == nil {
+// fromMemory answers from an index of the space built in memory and kept
+// by the Engine (busy elsewhere, or the disk refused).
+func (e *Engine) fromMemory(ctx context.Context, head wiki.Rev) (*handle, error) {
+	e.mu.Lock()
+	if e.mem == nil {
 		ix, err := index.OpenMemory()
 		if err != nil {
-			open.Unlock()
+			e.mu.Unlock()
 			return nil, err
 		}
-		mem = &shared{ix: ix}
-		open.mem[dir] = mem
+		e.mem = &shared{ix: ix}
 	}
-	h := mem.take(&open.Mutex, "memory")
-	open.Unlock()
-	updateMu.Lock()
-	err := update(ctx, s, h.ix, head)
-	updateMu.Unlock()
+	h := e.mem.take(&e.mu, "memory")
+	e.mu.Unlock()
+	e.updateMu.Lock()
+	err := update(ctx, e.space, h.ix, head)
+	e.updateMu.Unlock()
 	if err != nil {
 		h.release()
 		return nil, err
@@ -114,61 +78,60 @@ func fromMemory(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) (
 	return h, nil
 }
 
-// standIn reports whether this process keeps an index of dir in memory.
-func standIn(dir string) bool {
-	open.Lock()
-	defer open.Unlock()
-	return open.mem[dir] != nil
+// standIn reports whether the Engine keeps an index in memory.
+func (e *Engine) standIn() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.mem != nil
 }
 
-// diskIndex returns the process's on-disk index of dir, opening it on first
-// use, or an error wrapping index.ErrBusy while another process holds it.
-func diskIndex(dir string) (*index.Index, error) {
-	open.Lock()
-	defer open.Unlock()
-	if ix := open.m[dir]; ix != nil {
-		return ix, nil
+// diskIndex returns the on-disk index, opening it on first use, or an
+// error wrapping index.ErrBusy while another process holds it.
+func (e *Engine) diskIndex() (*index.Index, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.disk != nil {
+		return e.disk, nil
 	}
-	if time.Now().Before(open.busyUntil[dir]) {
+	if time.Now().Before(e.busyUntil) {
 		return nil, index.ErrBusy
 	}
-	ix, err := openOrReset(dir)
+	ix, err := openOrReset(e.dir)
 	switch {
 	case err == nil:
-		open.m[dir] = ix
-		delete(open.busyUntil, dir)
-		if mem := open.mem[dir]; mem != nil {
-			mem.retire()
-			delete(open.mem, dir)
+		e.disk = ix
+		e.busyUntil = time.Time{}
+		if e.mem != nil {
+			e.mem.retire()
+			e.mem = nil
 		}
 	case errors.Is(err, index.ErrBusy):
-		open.busyUntil[dir] = time.Now().Add(busyRetry)
+		e.busyUntil = time.Now().Add(e.busyRetry)
 	}
 	return ix, err
 }
 
-// updateDisk brings the process's on-disk index to head, rebuilding it when
-// the incremental update fails. It is called with a read of dir's readers
-// held, which the returned handle's release ends (an error ends it at once).
-func updateDisk(ctx context.Context, s *wiki.Space, dir string, ix *index.Index, head wiki.Rev) (*handle, error) {
-	rw := readersOf(dir)
-	updateMu.Lock()
-	err := update(ctx, s, ix, head)
-	updateMu.Unlock()
+// updateDisk brings the on-disk index to head, rebuilding it when the
+// incremental update fails. It is called with a read of readers held,
+// which the returned handle's release ends (an error ends it at once).
+func (e *Engine) updateDisk(ctx context.Context, ix *index.Index, head wiki.Rev) (*handle, error) {
+	e.updateMu.Lock()
+	err := update(ctx, e.space, ix, head)
+	e.updateMu.Unlock()
 	if err == nil {
-		return &handle{ix: ix, kind: "disk", done: rw.RUnlock}, nil
+		return &handle{ix: ix, kind: "disk", done: e.readers.RUnlock}, nil
 	}
-	rw.RUnlock()
+	e.readers.RUnlock()
 	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		// A failed incremental update (the recorded commit is gone after
 		// a history rewrite, say) is repaired by a full rebuild.
-		if rerr := resetAt(ctx, s, dir, head); rerr == nil {
-			return acquireOpen(dir)
+		if rerr := e.resetAt(ctx, head); rerr == nil {
+			return e.acquireOpen()
 		}
 		// The rebuild could not take the directory (another process
 		// did, a server, after it was deleted): the index is a cache,
 		// so the question is answered from memory.
-		return fromMemory(ctx, s, dir, head)
+		return e.fromMemory(ctx, head)
 	}
 	return nil, err
 }
@@ -179,27 +142,25 @@ func updateDisk(ctx context.Context, s *wiki.Space, dir string, ix *index.Index,
 // made elsewhere (a person's git commit, pt ingest in a terminal) before the
 // next question arrives, and so that a query run beside the server finds a
 // snapshot at head to read.
-func Refresh(ctx context.Context, s *wiki.Space) error {
-	head, err := s.Head(ctx)
+func (e *Engine) Refresh(ctx context.Context) error {
+	head, err := e.space.Head(ctx)
 	if err != nil || head == "" {
 		return err
 	}
-	dir := IndexDir(s)
-	rw := readersOf(dir)
-	rw.RLock()
-	ix, err := diskIndex(dir)
+	e.readers.RLock()
+	ix, err := e.diskIndex()
 	switch {
 	case errors.Is(err, index.ErrBusy):
-		rw.RUnlock()
+		e.readers.RUnlock()
 		return nil
 	case err != nil:
-		rw.RUnlock()
+		e.readers.RUnlock()
 		return fmt.Errorf("refresh index: %w", err)
 	case ix.Commit() == string(head):
-		rw.RUnlock()
+		e.readers.RUnlock()
 		return nil
 	}
-	h, err := updateDisk(ctx, s, dir, ix, head)
+	h, err := e.updateDisk(ctx, ix, head)
 	if err != nil {
 		return fmt.Errorf("refresh index: %w", err)
 	}
@@ -207,22 +168,21 @@ func Refresh(ctx context.Context, s *wiki.Space) error {
 	return nil
 }
 
-// acquireOpen returns a handle on the process's on-disk index of dir, with
-// a read of dir's readers held until its release.
-func acquireOpen(dir string) (*handle, error) {
-	rw := readersOf(dir)
-	rw.RLock()
-	open.Lock()
-	defer open.Unlock()
-	if ix := open.m[dir]; ix != nil {
-		return &handle{ix: ix, kind: "disk", done: rw.RUnlock}, nil
+// acquireOpen returns a handle on the on-disk index, with a read of
+// readers held until its release.
+func (e *Engine) acquireOpen() (*handle, error) {
+	e.readers.RLock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.disk != nil {
+		return &handle{ix: e.disk, kind: "disk", done: e.readers.RUnlock}, nil
 	}
-	rw.RUnlock()
-	return nil, fmt.Errorf("index %s: not open", dir)
+	e.readers.RUnlock()
+	return nil, fmt.Errorf("index %s: not open", e.dir)
 }
 
 // release ends a query's use of the index. Indexes stay open for the next
-// query until CloseIndexes; a snapshot replaced meanwhile closes.
+// query until the Engine closes; a snapshot replaced meanwhile closes.
 func (h *handle) release() {
 	if h.done != nil {
 		h.done()
@@ -242,57 +202,36 @@ func openOrReset(dir string) (*index.Index, error) {
 	return index.Open(dir)
 }
 
-// resetAt closes, deletes and rebuilds the process's index of dir at head,
-// once the queries reading it have finished. The caller must not hold a
-// read of dir's readers.
-func resetAt(ctx context.Context, s *wiki.Space, dir string, head wiki.Rev) error {
-	rw := readersOf(dir)
-	rw.Lock()
-	defer rw.Unlock()
-	open.Lock()
-	defer open.Unlock()
-	if ix := open.m[dir]; ix != nil {
-		ix.Close()
-		delete(open.m, dir)
+// resetAt closes, deletes and rebuilds the index at head, once the
+// queries reading it have finished. The caller must not hold a read of
+// readers.
+func (e *Engine) resetAt(ctx context.Context, head wiki.Rev) error {
+	e.readers.Lock()
+	defer e.readers.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.disk != nil {
+		e.disk.Close()
+		e.disk = nil
 	}
-	if mem := open.mem[dir]; mem != nil {
-		mem.retire()
-		delete(open.mem, dir)
+	if e.mem != nil {
+		e.mem.retire()
+		e.mem = nil
 	}
-	delete(open.busyUntil, dir)
-	if err := os.RemoveAll(dir); err != nil {
+	e.busyUntil = time.Time{}
+	if err := os.RemoveAll(e.dir); err != nil {
 		return err
 	}
-	ix, err := index.Open(dir)
+	ix, err := index.Open(e.dir)
 	if err != nil {
 		return err
 	}
-	if err := update(ctx, s, ix, head); err != nil {
+	if err := update(ctx, e.space, ix, head); err != nil {
 		ix.Close()
 		return err
 	}
-	open.m[dir] = ix
+	e.disk = ix
 	return nil
-}
-
-// CloseIndexes closes the indexes this process keeps open, releasing their
-// directory locks. A command calls it before it exits; a server when it
-// stops.
-func CloseIndexes() error {
-	open.Lock()
-	defer open.Unlock()
-	var errs []error
-	for dir, ix := range open.m {
-		errs = append(errs, ix.Close())
-		delete(open.m, dir)
-	}
-	for dir, mem := range open.mem {
-		errs = append(errs, mem.retire())
-		delete(open.mem, dir)
-	}
-	clear(open.busyUntil)
-	errs = append(errs, closeSnapshots())
-	return errors.Join(errs...)
 }
 
 // applyChunk bounds the Docs of one Apply during a rebuild, so that memory

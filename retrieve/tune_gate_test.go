@@ -15,7 +15,7 @@ import (
 )
 
 // TestDumpEvidence writes, for each ranking variant in PT_TUNE_VARIANTS
-// (comma-separated names of retrieve.TuneVariants, default "default") and
+// (comma-separated names of retrieve.TuneVariants(), default "default") and
 // each development and own question of both imported corpora, one JSON line
 // to PT_DUMP: the gold, pt's rank with sufficiency off, BM25's rank and the
 // sufficiency evidence. The gate and the ranking are tuned on these lines;
@@ -37,7 +37,6 @@ func TestDumpEvidence(t *testing.T) {
 	if variants[0] == "" {
 		variants = []string{"default"}
 	}
-	defer retrieve.CloseIndexes()
 	for _, c := range evalCorpora {
 		s := importCorpus(t, c)
 		// PT_DUMP_PAD: the corpus among that many generated pages
@@ -62,16 +61,10 @@ func TestDumpEvidence(t *testing.T) {
 			qs := loadQuestions(t, qf)
 			for _, v := range variants {
 				feats := map[string]map[string]any{}
-				unhook := retrieve.SetGateHook(func(q string, m map[string]any) { feats[q] = m })
-				restore := retrieve.WithTune(v, os.Getenv("PT_DUMP_SUFF") == "")
-				// A variant may change what is indexed (folder words,
-				// fields): every variant gets an index built under it.
-				if err := retrieve.Rebuild(ctx, s); err != nil {
-					t.Fatal(err)
-				}
-				rep, err := retrieve.Eval(ctx, s, qs, retrieve.EvalOptions{Now: evalWhen})
-				restore()
-				unhook()
+				e := retrieve.Open(s, retrieve.Options{Ranking: retrieve.TuneRanking(v, os.Getenv("PT_DUMP_SUFF") == "")})
+				retrieve.SetGateHook(e, func(q string, m map[string]any) { feats[q] = m })
+				rep, err := e.Eval(ctx, qs, retrieve.EvalOptions{Now: evalWhen})
+				e.Close()
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -14,7 +14,7 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-// TestTuneImported sweeps ranking variants (retrieve.TuneVariants) over the
+// TestTuneImported sweeps ranking variants (retrieve.TuneVariants()) over the
 // imported corpora with PT_TUNE=1. It prints figures with sufficiency off
 // (ranking alone) and the coverage of answerable and unanswerable questions;
 // it asserts nothing.
@@ -31,9 +31,8 @@ func TestTuneImported(t *testing.T) {
 		s := importCorpus(t, c)
 		sets = append(sets, set{s, append(loadQuestions(t, c.devFile()), loadQuestions(t, c.own)...)})
 	}
-	defer retrieve.CloseIndexes()
 	var names []string
-	for n := range retrieve.TuneVariants {
+	for n := range retrieve.TuneVariants() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -41,10 +40,11 @@ func TestTuneImported(t *testing.T) {
 		if only := os.Getenv("PT_TUNE_ONLY"); only != "" && only != name {
 			continue
 		}
-		restore := retrieve.WithTune(name, true)
 		line := name
 		for _, st := range sets {
-			rep, err := retrieve.Eval(context.Background(), st.s, st.qs, retrieve.EvalOptions{Now: evalWhen})
+			e := retrieve.Open(st.s, retrieve.Options{Ranking: retrieve.TuneRanking(name, true), IndexDir: t.TempDir()})
+			rep, err := e.Eval(context.Background(), st.qs, retrieve.EvalOptions{Now: evalWhen})
+			e.Close()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,6 @@ func TestTuneImported(t *testing.T) {
 			p, b := rep.Systems[0], rep.Systems[1]
 			line += fmt.Sprintf(" | h1 %.2f h5 %.2f mrr %.2f mh %.2f tok %d (bm25 h5 %.2f mrr %.2f)", p.HitAt1, p.HitAt5, p.MRR, p.MultiHop, p.MedianTokens, b.HitAt5, b.MRR)
 		}
-		restore()
 		t.Log(line)
 	}
 }

@@ -78,9 +78,8 @@ func runCompounding(e *env, s *wiki.Space, pairsFile string) (*ingest.Compoundin
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		retrieve.CloseIndexes()
-		c.Close()
-	}()
-	return ingest.Compounding(e.ctx, c, pairs)
+	defer c.Close()
+	eng := retrieve.Open(c, retrieve.Options{})
+	defer eng.Close()
+	return ingest.Compounding(e.ctx, c, eng, pairs)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptwiki/pt/ingest"
+	"github.com/ptwiki/pt/retrieve"
 )
 
 func init() { register(newConsultCmd) }
@@ -56,6 +57,9 @@ A skipped consult writes nothing and still exits 0.`,
 				return err
 			}
 			defer s.Close()
+			eng := retrieve.Open(s, retrieve.Options{})
+			defer eng.Close()
+			c.Retriever, c.Model = eng, ingest.ModelFromEnv(os.Getenv)
 			v, err := ingest.FileBack(e.ctx, s, c)
 			if err != nil {
 				return err

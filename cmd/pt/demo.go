@@ -75,7 +75,6 @@ func newDemoCmd(e *env) *cobra.Command {
 }
 
 func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.Time) error {
-	defer retrieve.CloseIndexes()
 	step := func(format string, a ...any) { fmt.Fprintf(w, "\n== "+format+"\n", a...) }
 	who := wiki.Author{Name: "dana", Kind: "human"}
 	when := now.UTC()
@@ -87,6 +86,8 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.T
 		return err
 	}
 	defer s.Close()
+	eng := retrieve.Open(s, retrieve.Options{})
+	defer eng.Close()
 	fmt.Fprintf(w, "created space %q: commit %s (kb.yaml, index.md, log.md)\n", s.Config().Name, short(res.Commit))
 
 	notes := filepath.Join(dir, "notes")
@@ -117,7 +118,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.T
 		"What is our policy on parental leave?",
 	} {
 		step("pt query-kb %q", q)
-		r, err := retrieve.Query(ctx, s, retrieve.Request{Question: q, K: 3, Budget: 1200})
+		r, err := eng.Query(ctx, retrieve.Request{Question: q, K: 3, Budget: 1200})
 		if err != nil {
 			return err
 		}
@@ -127,7 +128,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.T
 	step("pt consult --answer: file an agent's answer back as a synthesis page, if it passes the gates")
 	v, err := ingest.FileBack(ctx, s, ingest.Consult{Question: "What did we change after the ledger outage of September 2026?",
 		Answer: demoAnswer, Citations: []string{"sources/2026-09-postmortem-ledger-outage.md", "sources/decision-refunds-share-the-write-queue.md"},
-		AskedBy: "dana", Author: who, When: when.Add(2 * time.Minute)})
+		AskedBy: "dana", Author: who, When: when.Add(2 * time.Minute), Retriever: eng, Model: ingest.ModelFromEnv(os.Getenv)})
 	if err != nil {
 		return err
 	}
@@ -143,7 +144,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.T
 		return err
 	}
 	printResult(w, rv)
-	r, err := retrieve.Query(ctx, s, retrieve.Request{Question: "Do refunds go through the write queue?", K: 3, Budget: 1200})
+	r, err := eng.Query(ctx, retrieve.Request{Question: "Do refunds go through the write queue?", K: 3, Budget: 1200})
 	if err != nil {
 		return err
 	}
@@ -162,7 +163,7 @@ func runDemo(ctx context.Context, w io.Writer, dir string, kept bool, now time.T
 		fmt.Fprintln(w, "drifted, so retrieval now returns it with needs_review until someone fixes or retracts it.")
 		q := "What did we change after the ledger outage of September 2026?"
 		step("pt query-kb %q", q)
-		r, err := retrieve.Query(ctx, s, retrieve.Request{Question: q, K: 3, Budget: 1200})
+		r, err := eng.Query(ctx, retrieve.Request{Question: q, K: 3, Budget: 1200})
 		if err != nil {
 			return err
 		}

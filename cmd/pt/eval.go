@@ -65,8 +65,9 @@ func newEvalCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			defer retrieve.CloseIndexes()
-			rep, err := retrieve.Eval(e.ctx, s, qs, retrieve.EvalOptions{K: k, Budget: budget})
+			eng := retrieve.Open(s, retrieve.Options{})
+			defer eng.Close()
+			rep, err := eng.Eval(e.ctx, qs, retrieve.EvalOptions{K: k, Budget: budget})
 			if err != nil {
 				return err
 			}

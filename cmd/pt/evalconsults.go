@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/ptwiki/pt/ingest"
-	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
@@ -43,7 +42,6 @@ func runEvalConsults(e *env, file, corpusRoot string) (*ingest.ConsultEvalReport
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	defer retrieve.CloseIndexes()
 	return ingest.EvalConsults(e.ctx, consults, ingest.ConsultEvalOptions{
 		CorpusRoot: corpusRoot, Dir: tmp, Clock: e.clock,
 		Progress: func(msg string) { fmt.Fprintln(e.stderr, msg) },

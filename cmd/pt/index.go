@@ -27,7 +27,9 @@ func newIndexCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			st, err := retrieve.Status(e.ctx, s)
+			eng := retrieve.Open(s, retrieve.Options{})
+			defer eng.Close()
+			st, err := eng.Status(e.ctx)
 			if err != nil {
 				return err
 			}
@@ -44,14 +46,15 @@ func newIndexCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			defer retrieve.CloseIndexes()
-			if err := retrieve.Rebuild(e.ctx, s); err != nil {
+			eng := retrieve.Open(s, retrieve.Options{})
+			defer eng.Close()
+			if err := eng.Rebuild(e.ctx); err != nil {
 				if errors.Is(err, retrieve.ErrIndexBusy) {
 					return errors.New("rebuild index: another pt process (a running pt serve?) holds it; stop that process first, or leave the index to it: it keeps it current")
 				}
 				return err
 			}
-			st, err := retrieve.Status(e.ctx, s)
+			st, err := eng.Status(e.ctx)
 			if err != nil {
 				return err
 			}

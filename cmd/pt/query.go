@@ -43,8 +43,9 @@ func newQueryCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			defer retrieve.CloseIndexes()
-			res, err := retrieve.Query(e.ctx, s, retrieve.Request{Question: args[0], K: k, Budget: budget})
+			eng := retrieve.Open(s, retrieve.Options{})
+			defer eng.Close()
+			res, err := eng.Query(e.ctx, retrieve.Request{Question: args[0], K: k, Budget: budget})
 			if err != nil {
 				return err
 			}

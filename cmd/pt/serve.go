@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptwiki/pt/mcp"
+	"github.com/ptwiki/pt/retrieve"
 )
 
 func init() { register(newServeCmd) }
@@ -35,9 +36,11 @@ func newServeCmd(e *env) *cobra.Command {
 			defer s.Close()
 			stopSync := startSync(e, s, syncEvery)
 			defer stopSync()
-			stopIndex := startIndexFollow(e, s, indexEvery)
+			eng := retrieve.Open(s, retrieve.Options{})
+			defer eng.Close()
+			stopIndex := startIndexFollow(e, eng, indexEvery)
 			defer stopIndex()
-			srv := mcp.NewServer(s, mcp.Options{})
+			srv := mcp.NewServer(s, mcp.Options{Engine: eng})
 			if !cmd.Flags().Changed("http") {
 				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
 			}

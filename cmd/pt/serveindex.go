@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/retrieve"
-	"github.com/ptwiki/pt/wiki"
 )
 
 // startIndexFollow keeps a served space's index at its head: at once, so
@@ -17,7 +16,7 @@ import (
 // indexing the space again. A failure is reported once until it changes;
 // queries still bring the index up to date themselves. The returned function
 // stops it.
-func startIndexFollow(e *env, s *wiki.Space, every time.Duration) func() {
+func startIndexFollow(e *env, eng *retrieve.Engine, every time.Duration) func() {
 	if every <= 0 {
 		return func() {}
 	}
@@ -29,7 +28,7 @@ func startIndexFollow(e *env, s *wiki.Space, every time.Duration) func() {
 		defer t.Stop()
 		last := ""
 		for {
-			err := retrieve.Refresh(ctx, s)
+			err := eng.Refresh(ctx)
 			if ctx.Err() != nil {
 				return
 			}

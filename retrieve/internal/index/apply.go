@@ -52,7 +52,7 @@ func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deleteP
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}
-	b, err := buildBatch(commit, upsert, deletePaths)
+	b, err := buildBatch(upsert, deletePaths)
 	if err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}
@@ -67,20 +67,41 @@ func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deleteP
 	case ix.ro != nil:
 		return fmt.Errorf("apply %s to index: %w", commit, ErrReadOnly)
 	}
-	if err := ix.w.Batch(b); err != nil {
+	// The totals are read from the snapshot this batch follows: applies
+	// are serialized, so nothing comes between.
+	r, err := ix.w.Reader()
+	if err != nil {
+		return fmt.Errorf("apply %s to index: %w", commit, err)
+	}
+	totals, err := nextTotals(ctx, r, b.paths, b.ids, b.lens)
+	r.Close()
+	if err != nil {
+		return fmt.Errorf("apply %s to index: %w", commit, err)
+	}
+	b.Update(bluge.Identifier(metaID), metaDoc(commit, totals))
+	if err := ix.w.Batch(b.Batch); err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}
 	ix.setCommit(commit)
 	return nil
 }
 
-func buildBatch(commit string, upsert []Doc, deletePaths []string) (*blugeindex.Batch, error) {
-	b := bluge.NewBatch()
+// batch is a bluge batch with what the live totals need: the paths and ids
+// it deletes and the field lengths of the documents it inserts.
+type batch struct {
+	*blugeindex.Batch
+	paths, ids []string
+	lens       [][]fieldLen
+}
+
+func buildBatch(upsert []Doc, deletePaths []string) (*batch, error) {
+	b := &batch{Batch: bluge.NewBatch()}
 	deleted := map[string]bool{}
 	deletePath := func(p string) {
 		if !deleted[p] {
 			deleted[p] = true
 			b.Delete(pathTerm(p))
+			b.paths = append(b.paths, p)
 		}
 	}
 	for _, p := range deletePaths {
@@ -103,8 +124,10 @@ func buildBatch(commit string, upsert []Doc, deletePaths []string) (*blugeindex.
 		deletePath(d.Path)
 		// Update also deletes by id, so that an id that moved to another path
 		// stays unique.
-		b.Update(bluge.Identifier(d.ID), blugeDoc(d))
+		bd, lens := blugeDoc(d)
+		b.Update(bluge.Identifier(d.ID), bd)
+		b.ids = append(b.ids, d.ID)
+		b.lens = append(b.lens, lens)
 	}
-	b.Update(bluge.Identifier(metaID), metaDoc(commit))
 	return b, nil
 }

@@ -12,9 +12,11 @@ import (
 // topScores is bluge's TopNSearch sorted by score with a collector of its
 // own. Bluge's TopN collector encodes every candidate's score as a sort key
 // (an allocation per document matched, thousands per search) and compares
-// the keys as bytes; this one compares the float scores. The result is the
-// same: the n best by score, ties going to the earlier document, as bluge
-// orders them.
+// the keys as bytes; this one compares the float scores. Ties go to the
+// smaller id, read only for them: bluge gives them to the earlier
+// document, and which document is earlier depends on the order documents
+// were applied in, so that an index updated batch by batch would keep
+// other documents at the cut than one built at once.
 type topScores struct {
 	*bluge.TopNSearch
 	n int
@@ -54,19 +56,24 @@ func (c *scoreCollector) Collect(ctx context.Context, aggs search.Aggregations, 
 		hits++
 		m.HitNumber = hits
 		switch {
-		case len(c.best) < c.n:
+		case len(c.best.ms) < c.n:
 			heap.Push(&c.best, m)
-		case better(m, c.best[0]):
-			sctx.DocumentMatchPool.Put(c.best[0])
-			c.best[0] = m
+		case c.best.better(m, c.best.ms[0]):
+			c.best.forget(c.best.ms[0])
+			sctx.DocumentMatchPool.Put(c.best.ms[0])
+			c.best.ms[0] = m
 			heap.Fix(&c.best, 0)
 		default:
+			c.best.forget(m)
 			sctx.DocumentMatchPool.Put(m)
 		}
 	}
-	out := slices.Clone([]*search.DocumentMatch(c.best))
+	if c.best.err != nil {
+		return nil, c.best.err
+	}
+	out := slices.Clone(c.best.ms)
 	slices.SortFunc(out, func(a, b *search.DocumentMatch) int {
-		if better(a, b) {
+		if c.best.better(a, b) {
 			return -1
 		}
 		return 1
@@ -77,26 +84,54 @@ func (c *scoreCollector) Collect(ctx context.Context, aggs search.Aggregations, 
 func (c *scoreCollector) Size() int        { return 64 }
 func (c *scoreCollector) BackingSize() int { return c.n + 1 }
 
-// better orders matches as bluge's score sort does: higher score first,
-// then the earlier match.
-func better(a, b *search.DocumentMatch) bool {
+// matchHeap is a heap of matches with the worst on top. Matches of equal
+// score are ordered by id, loaded once per match and forgotten when the
+// match goes back to the pool.
+type matchHeap struct {
+	ms  []*search.DocumentMatch
+	ids map[*search.DocumentMatch]string
+	err error // the first id that could not be read
+}
+
+// better orders matches by higher score, then by smaller id.
+func (h *matchHeap) better(a, b *search.DocumentMatch) bool {
 	if a.Score != b.Score {
 		return a.Score > b.Score
 	}
-	return a.HitNumber < b.HitNumber
+	return h.id(a) < h.id(b)
 }
 
-// matchHeap is a heap of matches with the worst on top.
-type matchHeap []*search.DocumentMatch
+func (h *matchHeap) id(m *search.DocumentMatch) string {
+	if id, ok := h.ids[m]; ok {
+		return id
+	}
+	var id string
+	err := m.VisitStoredFields(func(field string, value []byte) bool {
+		if field == fieldID {
+			id = string(value)
+			return false
+		}
+		return true
+	})
+	if err != nil && h.err == nil {
+		h.err = err
+	}
+	if h.ids == nil {
+		h.ids = map[*search.DocumentMatch]string{}
+	}
+	h.ids[m] = id
+	return id
+}
 
-func (h matchHeap) Len() int           { return len(h) }
-func (h matchHeap) Less(i, j int) bool { return better(h[j], h[i]) }
-func (h matchHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *matchHeap) Push(x any)        { *h = append(*h, x.(*search.DocumentMatch)) }
+func (h *matchHeap) forget(m *search.DocumentMatch) { delete(h.ids, m) }
+
+func (h *matchHeap) Len() int           { return len(h.ms) }
+func (h *matchHeap) Less(i, j int) bool { return h.better(h.ms[j], h.ms[i]) }
+func (h *matchHeap) Swap(i, j int)      { h.ms[i], h.ms[j] = h.ms[j], h.ms[i] }
+func (h *matchHeap) Push(x any)         { h.ms = append(h.ms, x.(*search.DocumentMatch)) }
 func (h *matchHeap) Pop() any {
-	old := *h
-	m := old[len(old)-1]
-	*h = old[:len(old)-1]
+	m := h.ms[len(h.ms)-1]
+	h.ms = h.ms[:len(h.ms)-1]
 	return m
 }
 

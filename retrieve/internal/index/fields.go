@@ -92,14 +92,19 @@ func baseField(field string) string {
 	return field
 }
 
-func textField(name, value string) *bluge.TermField {
-	return bluge.NewTextField(name, value).WithAnalyzer(analyzer).StoreValue()
-}
+// analysed is an analyzer that hands bluge the tokens pt already has, so
+// that a field's text is analysed once, for its length (livestats.go) and
+// for bluge.
+type analysed analysis.TokenStream
 
-// blugeDoc turns a Doc into a bluge document. Empty values are left out to keep
-// the index lean; decode treats a missing field as its zero value.
-func blugeDoc(d Doc) *bluge.Document {
+func (a analysed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
+
+// blugeDoc turns a Doc into a bluge document, and returns its text fields'
+// analysed lengths. Empty values are left out to keep the index lean; decode
+// treats a missing field as its zero value.
+func blugeDoc(d Doc) (*bluge.Document, []fieldLen) {
 	bd := bluge.NewDocument(d.ID)
+	var lens []fieldLen
 	keyword := func(name, v string) {
 		if v != "" {
 			bd.AddField(bluge.NewKeywordField(name, v).StoreValue())
@@ -107,8 +112,17 @@ func blugeDoc(d Doc) *bluge.Document {
 	}
 	part := partitionOf(d.Type)
 	text := func(name, v string) {
-		if v != "" {
-			bd.AddField(textField(fieldName(part, name), v))
+		if v == "" {
+			return
+		}
+		f := fieldName(part, name)
+		toks := analyzer.Analyze([]byte(v))
+		bd.AddField(bluge.NewTextField(f, v).WithAnalyzer(analysed(toks)).StoreValue())
+		i := textFieldIndex[f]
+		if n := len(lens); n > 0 && lens[n-1].field == i {
+			lens[n-1].tokens += uint64(len(toks)) // a repeated field (topics)
+		} else {
+			lens = append(lens, fieldLen{i, uint64(len(toks))})
 		}
 	}
 	stored := func(name, v string) {
@@ -142,7 +156,10 @@ func blugeDoc(d Doc) *bluge.Document {
 		// BM25 statistics.
 		bd.AddField(bluge.NewKeywordField(fieldExpands, t))
 	}
-	return bd
+	if len(lens) > 0 {
+		bd.AddField(bluge.NewStoredOnlyField(fieldLens, encodeLens(lens)))
+	}
+	return bd, lens
 }
 
 // decodeField sets the Doc field that a stored bluge field holds. Body is

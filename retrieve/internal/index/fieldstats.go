@@ -23,6 +23,9 @@ type snapCache struct {
 	coll  map[string]*collStats
 	df    map[[2]string]uint64 // field, term
 	paths map[string][]uint64
+
+	totals    liveTotals // the live documents' field totals
+	hasTotals bool
 }
 
 // maxSnapEntries bounds the document frequencies and paths kept.
@@ -37,6 +40,7 @@ func (c *snapCache) at(r search.Reader) {
 		c.coll = map[string]*collStats{}
 		c.df = map[[2]string]uint64{}
 		c.paths = map[string][]uint64{}
+		c.totals, c.hasTotals = liveTotals{}, false
 	}
 }
 
@@ -48,23 +52,39 @@ func (c *snapCache) collection(r search.Reader, name string) (*collStats, error)
 	if cs != nil {
 		return cs, nil
 	}
+	t, err := c.liveTotals(r)
+	if err != nil {
+		return nil, err
+	}
 	cs = &collStats{parts: map[string]uint64{}}
 	for _, part := range allPartitions {
-		s, err := r.CollectionStats(fieldName(part, name))
-		if err != nil {
-			return nil, err
-		}
-		if s != nil {
-			cs.docs += s.DocumentCount()
-			cs.terms += s.SumTotalTermFrequency()
-			cs.total = max(cs.total, s.TotalDocumentCount())
-			cs.parts[part] = s.DocumentCount()
-		}
+		i := textFieldIndex[fieldName(part, name)]
+		cs.docs += t.docs[i]
+		cs.terms += t.tokens[i]
+		cs.parts[part] = t.docs[i]
 	}
 	c.at(r)
 	c.coll[name] = cs
 	c.mu.Unlock()
 	return cs, nil
+}
+
+// liveTotals returns the live documents' field totals of snapshot r.
+func (c *snapCache) liveTotals(r search.Reader) (liveTotals, error) {
+	c.at(r)
+	t, ok := c.totals, c.hasTotals
+	c.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	t, err := snapshotTotals(r)
+	if err != nil {
+		return t, err
+	}
+	c.at(r)
+	c.totals, c.hasTotals = t, true
+	c.mu.Unlock()
+	return t, nil
 }
 
 // docFreq is the number of documents holding term in one (partitioned)
@@ -152,19 +172,19 @@ func (c *snapCache) pathDocs(r search.Reader, paths []string) ([]uint64, error) 
 	return slices.Compact(out), nil
 }
 
-// collStats is a segment.CollectionStats summed over partitions.
+// collStats is a segment.CollectionStats summed over partitions, over live
+// documents only (livestats.go).
 type collStats struct {
-	docs, terms, total uint64
-	parts              map[string]uint64 // documents with the field, per partition
+	docs, terms uint64
+	parts       map[string]uint64 // documents with the field, per partition
 }
 
-func (c *collStats) TotalDocumentCount() uint64    { return c.total }
+func (c *collStats) TotalDocumentCount() uint64    { return c.docs }
 func (c *collStats) DocumentCount() uint64         { return c.docs }
 func (c *collStats) SumTotalTermFrequency() uint64 { return c.terms }
 func (c *collStats) Merge(o segment.CollectionStats) {
 	c.docs += o.DocumentCount()
 	c.terms += o.SumTotalTermFrequency()
-	c.total = max(c.total, o.TotalDocumentCount())
 }
 
 // docFreq is a segment.TermStats.

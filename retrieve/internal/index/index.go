@@ -43,6 +43,10 @@ type Index struct {
 	commit   string
 
 	snaps snapCache // statistics and path documents of the current snapshot
+
+	// exactPostings is the total of postings below which a search is the
+	// exact disjunction (termsQuery); tests lower it.
+	exactPostings uint64
 }
 
 // Open opens the on-disk index in dir, creating it if missing. It returns an
@@ -61,12 +65,8 @@ func Open(dir string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	if !claimDir(abs) {
-		return nil, fmt.Errorf("open index %s: %w (in this process)", dir, ErrBusy)
-	}
 	ix, err := guarded(func() (*Index, error) { return openDir(abs) })
 	if err != nil {
-		releaseDir(abs)
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
 	return ix, nil
@@ -98,7 +98,7 @@ func openDir(dir string) (*Index, error) {
 			return nil, err
 		}
 	}
-	ix := &Index{dir: dir, w: w}
+	ix := &Index{dir: dir, w: w, exactPostings: exactPostings}
 	if err := ix.loadCommit(); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
@@ -113,7 +113,7 @@ func OpenMemory() (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open memory index: %w", err)
 	}
-	return &Index{w: w}, nil
+	return &Index{w: w, exactPostings: exactPostings}, nil
 }
 
 // config adjusts bluge's defaults for pt: BM25 with a correct idf.
@@ -128,11 +128,11 @@ func (ix *Index) loadCommit() error {
 		return err
 	}
 	defer release()
-	commit, _, err := readMeta(context.Background(), r)
+	m, err := readMeta(context.Background(), r)
 	if err != nil {
 		return err
 	}
-	ix.setCommit(commit)
+	ix.setCommit(m.commit)
 	return nil
 }
 
@@ -188,11 +188,11 @@ func (ix *Index) Count() (_ int, err error) {
 	if err != nil {
 		return 0, readErr("count index", err)
 	}
-	_, hasMeta, err := readMeta(context.Background(), r)
+	m, err := readMeta(context.Background(), r)
 	if err != nil {
 		return 0, readErr("count index", err)
 	}
-	if hasMeta {
+	if m.exists {
 		n--
 	}
 	return int(n), nil
@@ -213,9 +213,6 @@ func (ix *Index) Close() (err error) {
 	defer recoverCorrupt(&err)
 	if ix.ro != nil {
 		return ix.ro.Close()
-	}
-	if ix.dir != "" {
-		defer releaseDir(ix.dir)
 	}
 	err = ix.w.Close()
 	if err != nil {

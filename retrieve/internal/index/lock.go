@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // How bluge v0.2.2 guards a directory (index/directory_fs.go, index/lock):
@@ -21,39 +20,14 @@ import (
 //     is no stale lock to clear.
 //   - Close releases the lock before it removes bluge.pid, so for an instant a
 //     newcomer can lock a file that is about to be unlinked, and a third opener
-//     could then lock a fresh bluge.pid beside it. pt avoids the window in
-//     one process with the registry below; across processes it is bluge's.
+//     could then lock a fresh bluge.pid beside it. In pt one Engine owns a
+//     directory in a process, so only separate processes meet the window.
 //   - A failed open (busy) leaks bluge's analysis goroutines (they are started
-//     before the lock is tried and only stopped by Close). The registry spares
-//     the in-process case, and on Unix lockHeld probes the flock first, so
-//     that a directory another process holds is refused without asking
-//     bluge; only a holder that arrives between the probe and bluge's own
-//     attempt costs the goroutines.
-//
-// pt keeps its own registry as well so that a second Open of the same directory
-// in one process is refused before bluge is touched, whatever the platform's
-// lock semantics.
-var openDirs = struct {
-	sync.Mutex
-	m map[string]bool
-}{m: map[string]bool{}}
-
-// claimDir records dir as open in this process; false if it already is.
-func claimDir(dir string) bool {
-	openDirs.Lock()
-	defer openDirs.Unlock()
-	if openDirs.m[dir] {
-		return false
-	}
-	openDirs.m[dir] = true
-	return true
-}
-
-func releaseDir(dir string) {
-	openDirs.Lock()
-	defer openDirs.Unlock()
-	delete(openDirs.m, dir)
-}
+//     before the lock is tried and only stopped by Close). On Unix lockHeld
+//     probes the flock first (another open in the same process included,
+//     since the lock belongs to bluge's own descriptor), so that a directory
+//     already held is refused without asking bluge; only a holder that
+//     arrives between the probe and bluge's own attempt costs the goroutines.
 
 // Holder returns the process id bluge recorded when it took dir's writer
 // lock, for telling a person which process holds a busy index; 0 when none

@@ -2,14 +2,17 @@ package index
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/blugelabs/bluge"
 )
 
 // Lookup returns up to limit Docs of type typ whose Expands hold any of
-// terms, unranked. It serves small dictionaries kept beside the text (the
-// acronyms a space defines), which are found by exact terms rather than
-// scored.
+// terms, unranked, in order of id (so that the Docs kept do not depend on
+// the order they were applied in). It serves small dictionaries kept beside
+// the text (the acronyms a space defines), which are found by exact terms
+// rather than scored.
 func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit int) (_ []Doc, err error) {
 	defer guardFaults()()
 	defer recoverCorrupt(&err)
@@ -26,7 +29,7 @@ func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit i
 		return nil, readErr("look up index", err)
 	}
 	defer release()
-	it, err := r.Search(ctx, bluge.NewTopNSearch(min(limit, MaxLimit), q))
+	it, err := r.Search(ctx, bluge.NewAllMatches(q))
 	if err != nil {
 		return nil, readErr("look up index", err)
 	}
@@ -34,9 +37,10 @@ func (ix *Index) Lookup(ctx context.Context, typ string, terms []string, limit i
 	if err != nil {
 		return nil, readErr("look up index", err)
 	}
-	docs := make([]Doc, len(hits))
-	for i, h := range hits {
-		docs[i] = h.Doc
+	slices.SortFunc(hits, func(a, b Hit) int { return strings.Compare(a.ID, b.ID) })
+	docs := make([]Doc, min(len(hits), limit, MaxLimit))
+	for i := range docs {
+		docs[i] = hits[i].Doc
 	}
 	return docs, nil
 }

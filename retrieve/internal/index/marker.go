@@ -16,10 +16,10 @@ import (
 const (
 	markerName = "pt-index"
 	// formatVersion changes whenever fields, analysis or the set of pages
-	// indexed change (4: a nested space's pages are no longer the outer
-	// space's); an index of another version is reported as ErrCorrupt so
-	// that callers rebuild it.
-	formatVersion = 4
+	// indexed change (5: documents store their field lengths and the
+	// metadata the live totals); an index of another version is reported
+	// as ErrCorrupt so that callers rebuild it.
+	formatVersion = 5
 	pidName       = "bluge.pid" // bluge's lock file, present even in a fresh dir
 )
 

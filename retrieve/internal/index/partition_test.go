@@ -68,13 +68,13 @@ func TestPartitionsScoreAsOneField(t *testing.T) {
 	if partitionOf("page") != "page" || partitionOf("shared-page") != "" {
 		t.Fatal("the test needs page in a partition and shared-page in the shared fields")
 	}
-	defer func(v uint64) { exactPostings = v }(exactPostings)
 	c := newCorpus(8)
 	for _, split := range []bool{false, true} {
-		exactPostings = 1 << 40
+		below := uint64(1 << 40)
 		if split {
-			exactPostings = 0
+			below = 0
 		}
+		parted.exactPostings, shared.exactPostings = below, below
 		for i := range 15 {
 			q := c.question()
 			var fields map[string]float64 // every field, boosted
@@ -209,7 +209,7 @@ func TestTopScoresMatchesBluge(t *testing.T) {
 	}
 	for _, text := range qs {
 		for _, limit := range []int{1, 5, 40} {
-			bq, err := buildQuery(Query{Text: text, Types: []string{"page"}}, &ix.snaps)
+			bq, err := buildQuery(Query{Text: text, Types: []string{"page"}}, &ix.snaps, ix.exactPostings)
 			if err != nil || bq == nil {
 				t.Fatalf("%q: %v", text, err)
 			}

@@ -77,7 +77,7 @@ func DefaultFields() map[string]float64 {
 func (ix *Index) Search(ctx context.Context, q Query) (_ []Hit, err error) {
 	defer guardFaults()()
 	defer recoverCorrupt(&err)
-	bq, err := buildQuery(q, &ix.snaps)
+	bq, err := buildQuery(q, &ix.snaps, ix.exactPostings)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
@@ -119,7 +119,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (_ []Hit, err error) {
 // field's boost, so that partial matches score and BM25 sums the evidence
 // (termsQuery). The filters are boolean clauses boosted to zero so they select
 // without scoring.
-func buildQuery(q Query, cache *snapCache) (bluge.Query, error) {
+func buildQuery(q Query, cache *snapCache, below uint64) (bluge.Query, error) {
 	fields := q.Fields
 	if fields == nil {
 		fields = defaultFields
@@ -153,7 +153,7 @@ func buildQuery(q Query, cache *snapCache) (bluge.Query, error) {
 			}
 		}
 	}
-	text := &termsQuery{exact: q.exact, parts: parts, cache: cache}
+	text := &termsQuery{exact: q.exact, parts: parts, cache: cache, below: below}
 	for _, t := range terms {
 		for _, name := range names {
 			text.clauses = append(text.clauses, clause{term: t, field: name, boost: fields[name]})

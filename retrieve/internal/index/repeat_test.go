@@ -14,9 +14,8 @@ import (
 // misuse of that pool (see termsQuery) shows as searches that disturb later
 // ones.
 func TestSearchesDoNotInterfere(t *testing.T) {
-	defer func(v uint64) { exactPostings = v }(exactPostings)
-	exactPostings = 0 // take the split path, which advances searchers too
 	backends(t, func(t *testing.T, ix *Index) {
+		ix.exactPostings = 0 // take the split path, which advances searchers too
 		c := newCorpus(4)
 		var docs []Doc
 		for i := range 250 {

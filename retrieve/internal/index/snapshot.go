@@ -57,7 +57,7 @@ func openSnapshot(dir string) (*Index, error) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	ix := &Index{ro: r}
+	ix := &Index{ro: r, exactPostings: exactPostings}
 	if err := ix.loadCommit(); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("open index snapshot %s: %w: %w", dir, ErrCorrupt, err)

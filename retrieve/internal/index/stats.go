@@ -20,9 +20,9 @@ type TermStats struct {
 }
 
 // Stats returns the body-field document frequency of each of terms (already
-// analysed, as Terms returns them). Counts include Docs deleted since the last
-// segment merge, as BM25's own statistics do. It reads only term dictionaries
-// and is cheap.
+// analysed, as Terms returns them), over live Docs only, as BM25's own
+// statistics are (livestats.go). It reads only term dictionaries and is
+// cheap.
 func (ix *Index) Stats(ctx context.Context, terms []string) (_ TermStats, err error) {
 	defer guardFaults()()
 	defer recoverCorrupt(&err)

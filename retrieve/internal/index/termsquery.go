@@ -6,7 +6,6 @@ import (
 
 	"github.com/blugelabs/bluge/search"
 	"github.com/blugelabs/bluge/search/searcher"
-	"github.com/blugelabs/bluge/search/similarity"
 )
 
 // clause is one term searched in one field with that field's boost.
@@ -35,7 +34,8 @@ type termsQuery struct {
 	clauses []clause
 	parts   []string // partitions searched (see partitions); statistics span them all
 	cache   *snapCache
-	exact   bool // never split; for tests that measure what splitting costs
+	exact   bool   // never split; for tests that measure what splitting costs
+	below   uint64 // postings below which nothing is split (exactPostings)
 }
 
 const (
@@ -44,9 +44,9 @@ const (
 	noiseRatio    = 0.5  // one in more than this share is dropped: its idf is below log 2
 )
 
-// exactPostings is the total of postings below which nothing is split; a
-// variable so that tests can make small indexes take the split path.
-var exactPostings uint64 = 20000
+// exactPostings is the total of postings below which nothing is split
+// (Index.exactPostings: tests make small indexes take the split path).
+const exactPostings = 20000
 
 func (q *termsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (search.Searcher, error) {
 	// A clause's searchers, one per partition searched that holds its term.
@@ -92,7 +92,7 @@ func (q *termsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (sea
 	}
 
 	var selecting, scoring []search.Searcher
-	if q.exact || total <= exactPostings {
+	if q.exact || total <= q.below {
 		for _, f := range all {
 			selecting = append(selecting, f.ss...)
 		}
@@ -124,7 +124,7 @@ func (q *termsQuery) Searcher(r search.Reader, opts search.SearcherOptions) (sea
 			s.Close()
 		}
 	}
-	sum := similarity.NewCompositeSumScorer()
+	sum := sortedSum{}
 	sel, err := searcher.NewDisjunctionSearcher(r, selecting, 1, sum, opts)
 	if err != nil {
 		closeUsed()
