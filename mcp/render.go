@@ -28,6 +28,9 @@ func renderQuery(r *retrieve.Result) string {
 			fmt.Fprintf(&b, "; topics: %s", strings.Join(r.Trace.Topics, ", "))
 		}
 		b.WriteString(". Cite path@revision.\n")
+		for _, r := range r.Trace.Superseded {
+			fmt.Fprintf(&b, "%s is superseded: answered from %s.\n", r.From, r.To)
+		}
 	}
 	for i, h := range r.Results {
 		fmt.Fprintf(&b, "\n[%d] %s@%s — %s", i+1, h.Path, short(h.Revision), h.Title)

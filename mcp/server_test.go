@@ -44,14 +44,16 @@ func TestToolsListAnnotations(t *testing.T) {
 	}
 	f, tr := new(false), new(true)
 	want := map[string]hints{
-		ToolQuery:    {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolReadPage: {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolBrowse:   {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolLint:     {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolLog:      {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolIngest:   {Destructive: f, Open: f, HasOutput: true},
-		ToolRevert:   {Destructive: tr, Open: f, HasOutput: true},
-		ToolFileBack: {Destructive: f, Open: f, HasOutput: true},
+		ToolQuery:     {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolReadPage:  {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolBrowse:    {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolLint:      {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolLog:       {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolIngest:    {Destructive: f, Open: f, HasOutput: true},
+		ToolRevert:    {Destructive: tr, Open: f, HasOutput: true},
+		ToolFileBack:  {Destructive: f, Open: f, HasOutput: true},
+		ToolSupersede: {Destructive: tr, Open: f, HasOutput: true},
+		ToolRetract:   {Destructive: tr, Open: f, HasOutput: true},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)

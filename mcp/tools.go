@@ -12,19 +12,21 @@ import (
 
 // Tool names: the contract of DESIGN.md §9.
 const (
-	ToolQuery    = "query_knowledge_base"
-	ToolReadPage = "read_page"
-	ToolBrowse   = "browse_index"
-	ToolIngest   = "ingest_source"
-	ToolRevert   = "revert_ingest_batch"
-	ToolFileBack = "file_back_consult"
-	ToolLint     = "lint_findings"
-	ToolLog      = "kb_log"
+	ToolQuery     = "query_knowledge_base"
+	ToolReadPage  = "read_page"
+	ToolBrowse    = "browse_index"
+	ToolIngest    = "ingest_source"
+	ToolRevert    = "revert_ingest_batch"
+	ToolFileBack  = "file_back_consult"
+	ToolLint      = "lint_findings"
+	ToolLog       = "kb_log"
+	ToolSupersede = "supersede_page"
+	ToolRetract   = "retract_page"
 )
 
 // WriteTools are the tools that change the space; a read token cannot call
 // them.
-var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack}
+var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack, ToolSupersede, ToolRetract}
 
 // tools holds what every tool handler needs: the space. Handlers are safe
 // for concurrent use because wiki.Space is.
@@ -35,6 +37,7 @@ type tools struct {
 func (t *tools) register(srv *sdk.Server) {
 	t.addRead(srv)
 	t.addWrite(srv)
+	t.addLifecycle(srv)
 }
 
 // Annotation presets. Every tool works on this space alone, so none is

@@ -62,4 +62,7 @@ type Trace struct {
 	Reason     string   `json:"reason,omitempty"`   // why the answer is insufficient, when it is
 	Channels   []string `json:"channels,omitempty"` // channels that produced candidates: spokes, sections, pages, feedback
 	Expanded   []string `json:"expanded,omitempty"` // short forms searched besides the long forms the question spells out ("wg" for "working group")
+	// Superseded lists the superseded pages the question matched and the
+	// successors that answered in their place.
+	Superseded []Redirect `json:"superseded,omitempty"`
 }
