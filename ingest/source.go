@@ -50,8 +50,11 @@ type Source struct {
 	// When is the batch and page time; zero means now.
 	When time.Time
 	// Slug names sources/<slug>.md and summaries/<slug>.md; "" means the
-	// slug of the title.
+	// slug of the title. A source already there is revised.
 	Slug string
+	// Update names a source page of the space to revise ("" for none);
+	// it wins over Slug.
+	Update string
 }
 
 // Errors callers branch on; each is wrapped with the page path and, where
@@ -63,6 +66,7 @@ var (
 	ErrTooLarge   = errors.New("source too large")
 	ErrBadKind    = errors.New("unknown source kind")
 	ErrRelated    = errors.New("related page")
+	ErrRevision   = errors.New("cannot revise")
 )
 
 // checkKind returns the canonical source kind.

@@ -65,6 +65,9 @@ func renderResult(r *wiki.Result) string {
 		}
 		b.WriteString("\n")
 	}
+	for _, x := range r.Revised {
+		fmt.Fprintf(&b, "  revised %s (was %s)\n", x.Path, short(x.From))
+	}
 	for _, s := range r.NotUpdated {
 		fmt.Fprintf(&b, "  left alone %s: %s\n", s.Path, s.Reason)
 	}

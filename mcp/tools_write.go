@@ -21,6 +21,7 @@ type IngestInput struct {
 	Summary    string   `json:"summary,omitempty" jsonschema:"a one-line summary; by default one is extracted"`
 	Topics     []string `json:"topics,omitempty" jsonschema:"topics of the source; by default assigned from the space's taxonomy"`
 	Related    []string `json:"related,omitempty" jsonschema:"paths of existing pages that should link back to this source's summary"`
+	Update     string   `json:"update,omitempty" jsonschema:"path of a source page to revise with this text (a source with the same title is revised too)"`
 }
 
 // RevertInput is the input of revert_ingest_batch.
@@ -55,6 +56,7 @@ func (t *tools) ingest(ctx context.Context, req *sdk.CallToolRequest, in IngestI
 		Summary:    in.Summary,
 		Topics:     in.Topics,
 		Related:    in.Related,
+		Update:     in.Update,
 		ApprovedBy: strings.TrimSpace(in.ApprovedBy),
 		Author:     agentOf(req),
 	})
