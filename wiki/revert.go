@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,11 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 			}
 			return &ConflictError{Op: op, Paths: clash}
 		}
+		if opts.Author.Kind == content.AuthorAgent {
+			if err := s.checkAgentRevert(ctx, id, c.Batch.Kind, changed, tx); err != nil {
+				return err
+			}
+		}
 		for _, fc := range changed {
 			if IsIndexPage(fc.Path) {
 				// Follows the restored pages; a spoke the batch deleted
@@ -95,6 +101,46 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 		}
 		return nil
 	})
+}
+
+// ErrPeoplesPages is wrapped by the refusal of an agent's revert that
+// would delete a page a person owns or change its body.
+var ErrPeoplesPages = errors.New("an agent may not delete or rewrite pages people own")
+
+// checkAgentRevert refuses an agent's revert that would delete a page a
+// person owns (author.kind human, or no author), or give it another body:
+// pt never rewrites a person's page on an agent's behalf. Lifecycle fields
+// alone may change back (the revert of a supersede).
+func (s *Space) checkAgentRevert(ctx context.Context, id, kind string, changed []FileChange, tx *Tx) error {
+	var theirs []string
+	for _, fc := range changed {
+		if IsIndexPage(fc.Path) || !strings.HasSuffix(fc.Path, ".md") || fc.From == "" && kind == KindImport && s.isOriginal(ctx, fc) {
+			continue // what the revert leaves alone anyway
+		}
+		cur, err := tx.ReadPage(ctx, fc.Path)
+		if err != nil || !cur.Page.Meta.OwnedByHuman() {
+			continue // absent (the revert adds it back) or unreadable (no owner to tell)
+		}
+		if fc.From != "" {
+			data, err := s.ReadBlob(ctx, fc.From)
+			if err != nil {
+				return err
+			}
+			if old, err := content.Parse(fc.Path, data); err == nil && bytes.Equal(old.Body, cur.Page.Body) {
+				continue
+			}
+		}
+		who := cur.Page.Meta.Author.Name
+		if who == "" {
+			who = "no author: a person's"
+		}
+		theirs = append(theirs, fc.Path+" ("+who+")")
+	}
+	if len(theirs) == 0 {
+		return nil
+	}
+	sort.Strings(theirs)
+	return fmt.Errorf("revert %s: %w: %s; a person can revert it with pt revert", id, ErrPeoplesPages, strings.Join(theirs, ", "))
 }
 
 // revertedBy names the latest batch between commit (exclusive) and head
