@@ -43,7 +43,8 @@ type Source struct {
 	// Related are page paths that get a link back to the new summary
 	// (fan-out). Each must exist; human-owned ones are left alone.
 	Related []string
-	// ApprovedBy is the person who approved the ingest (mandatory).
+	// ApprovedBy is the person who approved the ingest: mandatory, but
+	// for an agent's write made with an agent's token, which has none.
 	ApprovedBy string
 	// Author is who ingests: kind human for the CLI, agent for MCP.
 	Author wiki.Author

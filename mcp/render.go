@@ -103,3 +103,24 @@ func renderLog(l *Log) string {
 	}
 	return b.String()
 }
+
+func renderPreview(d *Destructive) string {
+	var b strings.Builder
+	p := d.Preview
+	fmt.Fprintf(&b, "preview of %s: nothing is written yet. Show it to the person; to go ahead, call %s again with the same arguments and confirm_token %s (until %s).\n", p.What, p.Tool, d.ConfirmToken, d.Expires)
+	for _, x := range p.Pages {
+		owner := x.Owner.Name
+		if owner == "" {
+			owner = "no author"
+		}
+		if x.HumanOwned {
+			owner += ", a person's page"
+		}
+		fmt.Fprintf(&b, "  %s %s", x.Action, x.Path)
+		if x.Status != "" {
+			fmt.Fprintf(&b, " → %s", x.Status)
+		}
+		fmt.Fprintf(&b, " (%s)\n", owner)
+	}
+	return b.String()
+}

@@ -178,8 +178,8 @@ func TestIngestIsOneAgentCommit(t *testing.T) {
 	}
 	git(t, s, "fsck", "--strict")
 
-	// Revert undoes it as one more commit; the source is gone.
-	rv := call(t, cs, ToolRevert, map[string]any{"batch": r.Batch, "approved_by": "dana"})
+	// Revert undoes it as one more commit, once confirmed; the source is gone.
+	rv := confirmCall(t, cs, ToolRevert, map[string]any{"batch": r.Batch})
 	if rv.IsError {
 		t.Fatalf("revert isError: %s", textOf(rv))
 	}
@@ -261,7 +261,6 @@ func TestBadInput(t *testing.T) {
 		{"empty question", ToolQuery, map[string]any{"question": "  "}, "empty question"},
 		{"negative k", ToolQuery, map[string]any{"question": "index", "k": -1}, "negative"},
 		{"unknown batch", ToolRevert, map[string]any{"batch": "b-20990101-000000", "approved_by": "dana"}, "not found"},
-		{"no approver", ToolIngest, map[string]any{"title": "t", "body": "b", "approved_by": " "}, "approved_by is required"},
 		{"bad kind", ToolIngest, map[string]any{"title": "t", "body": "b", "approved_by": "dana", "kind": "novel"}, "kind"},
 		{"secret", ToolIngest, map[string]any{"title": "Deploy notes", "approved_by": "dana",
 			"body": "# Deploy\n\nDATABASE_URL=postgres://app:S3cr3tPassw0rd@db.internal:5432/app\n"}, "credentialed URL"},

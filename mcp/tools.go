@@ -31,7 +31,9 @@ var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack, ToolSupersede, T
 // tools holds what every tool handler needs: the space. Handlers are safe
 // for concurrent use because wiki.Space is.
 type tools struct {
-	space *wiki.Space
+	space   *wiki.Space
+	opts    Options
+	confirm *confirmations
 }
 
 func (t *tools) register(srv *sdk.Server) {

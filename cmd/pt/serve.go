@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptwiki/pt/mcp"
+	"github.com/ptwiki/pt/wiki"
 )
 
 func init() { register(newServeCmd) }
@@ -37,10 +38,18 @@ func newServeCmd(e *env) *cobra.Command {
 			defer stopSync()
 			stopIndex := startIndexFollow(e, s, indexEvery)
 			defer stopIndex()
-			srv := mcp.NewServer(s, mcp.Options{})
 			if !cmd.Flags().Changed("http") {
+				// A local agent a developer started: its writes are
+				// approved by the repository's person, and it reads as
+				// the repository's owner.
+				approver, _ := wiki.GitUser(s.Dir())
+				if approver == "" {
+					approver = e.identity().Name
+				}
+				srv := mcp.NewServer(s, mcp.Options{LocalApprover: approver, LocalOwner: true})
 				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
 			}
+			srv := mcp.NewServer(s, mcp.Options{})
 			if addr == "" {
 				return usageError{errors.New("--http needs an address, e.g. " + mcp.DefaultAddr)}
 			}
