@@ -30,9 +30,17 @@ type caller struct {
 // options for calls without one. An approved_by a client sends is never
 // read: an agent cannot name a person as its approver.
 func (t *tools) callerOf(req *sdk.CallToolRequest) caller {
-	c := caller{agent: agentOf(req)}
-	if req != nil && req.Extra != nil && req.Extra.TokenInfo != nil {
-		ti := req.Extra.TokenInfo
+	c := t.callerFrom(req.Extra, req.Session)
+	c.agent = agentOf(req)
+	return c
+}
+
+// callerFrom reads the caller of any request (a tool call or a resource
+// read) from its token, else from the server's options.
+func (t *tools) callerFrom(extra *sdk.RequestExtra, session *sdk.ServerSession) caller {
+	var c caller
+	if extra != nil && extra.TokenInfo != nil {
+		ti := extra.TokenInfo
 		c.key = "token " + ti.UserID
 		c.approver, _ = ti.Extra[extraFor].(string)
 		c.clearance, _ = ti.Extra[extraClearance].(string)
@@ -42,8 +50,8 @@ func (t *tools) callerOf(req *sdk.CallToolRequest) caller {
 		return c
 	}
 	c.key = "local"
-	if req != nil && req.Session != nil {
-		c.key += " " + req.Session.ID()
+	if session != nil {
+		c.key += " " + session.ID()
 	}
 	c.approver = t.opts.LocalApprover
 	c.owner = t.opts.LocalOwner
@@ -54,4 +62,13 @@ func (t *tools) callerOf(req *sdk.CallToolRequest) caller {
 // cleared reports whether the caller may read a page of meta m.
 func (c caller) cleared(s *wiki.Space, m content.Meta) bool {
 	return c.owner || content.Cleared(c.clearance, m.Classification, s.Config().SpaceClassification())
+}
+
+// readClearance is the clearance retrieval reads with: "" (everything) for
+// the repository's owner.
+func (c caller) readClearance() string {
+	if c.owner {
+		return ""
+	}
+	return c.clearance
 }

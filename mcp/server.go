@@ -57,7 +57,7 @@ func NewServer(s *wiki.Space, opts Options) *sdk.Server {
 	})
 	t := &tools{space: s, opts: opts, confirm: newConfirmations(opts.ConfirmTTL)}
 	t.register(srv)
-	addResources(srv, s)
+	t.addResources(srv)
 	addPrompt(srv)
 	return srv
 }

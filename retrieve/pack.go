@@ -68,8 +68,11 @@ func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, gr
 		if err != nil {
 			continue // unreadable now (a broken page): it cannot be cited
 		}
+		if !cleared(s, req, pa.Page.Meta) {
+			continue // above the reader's clearance: never returned nor named
+		}
 		from := ""
-		if succ := successorOf(ctx, s, head, pa, req); succ != nil {
+		if succ := successorOf(ctx, s, head, pa, req); succ != nil && cleared(s, req, succ.Page.Meta) {
 			// A superseded page is never an answer: its successor is.
 			ns, ok, err := successorSection(ctx, ix, succ, req)
 			if err != nil {
@@ -114,7 +117,13 @@ func sourceActive(ctx context.Context, s *wiki.Space, head wiki.Rev, pa *wiki.Pa
 	if err != nil {
 		return true // a source gone or unreadable is lint's to report
 	}
-	return src.Page.Meta.Active(req.Now)
+	// A summary says what its source says: it is as classified as it.
+	return src.Page.Meta.Active(req.Now) && cleared(s, req, src.Page.Meta)
+}
+
+// cleared reports whether the reader may see a page of meta m.
+func cleared(s *wiki.Space, req Request, m content.Meta) bool {
+	return req.Clearance == "" || content.Cleared(req.Clearance, m.Classification, s.Config().SpaceClassification())
 }
 
 // representative is the section that stands for a group: its best, except

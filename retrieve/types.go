@@ -9,6 +9,10 @@ type Request struct {
 	K        int       // at most this many results
 	Budget   int       // context budget in tokens (see EstimateTokens)
 	Now      time.Time // decides which time_bound pages have expired
+	// Clearance is the highest classification the reader may see; pages
+	// above it are never returned nor named. "" reads everything, as the
+	// repository's owner does (the CLI).
+	Clearance string
 }
 
 // Defaults for a Request's zero values.
