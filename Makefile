@@ -29,6 +29,7 @@ windows-smoke:
 
 e2e:
 	PT_E2E=1 $(GO) test ./mcp/... ./cmd/pt/... -run 'E2E|Conformance' -v
+	PT_E2E=1 $(GO) test -count=1 -run 'TestDerivedIndexIsAFunctionOfHead' ./ingest/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...

@@ -16,13 +16,30 @@ const (
 	KindLog           = "log"
 )
 
-// Page statuses. Only active pages are retrieved.
+// Page statuses. Only active pages are retrieved. The lifecycle of
+// knowledge that changes is active → superseded → obsolete → archived, and
+// retracted for what was wrong; stale and expired are set by lint and the
+// reaper.
 const (
-	StatusActive    = "active"
-	StatusStale     = "stale"
-	StatusRetracted = "retracted"
-	StatusExpired   = "expired"
+	StatusActive     = "active"
+	StatusStale      = "stale"
+	StatusSuperseded = "superseded"
+	StatusObsolete   = "obsolete"
+	StatusArchived   = "archived"
+	StatusRetracted  = "retracted"
+	StatusExpired    = "expired"
 )
+
+// Retired reports whether a status takes a page out of the answers for
+// good: superseded, obsolete, archived, retracted or expired. A stale page
+// is not retired: it comes back once its summary is refreshed.
+func Retired(status string) bool {
+	switch status {
+	case StatusSuperseded, StatusObsolete, StatusArchived, StatusRetracted, StatusExpired:
+		return true
+	}
+	return false
+}
 
 // Author kinds. A human-owned page is never rewritten by an agent-driven batch.
 const (
@@ -80,6 +97,9 @@ type Meta struct {
 	Durability     string     `yaml:"durability,omitempty" json:"durability,omitempty"`
 	Expires        string     `yaml:"expires,omitempty" json:"expires,omitempty"`
 	SourceKind     string     `yaml:"source_kind,omitempty" json:"source_kind,omitempty"`
+	SupersededBy   string     `yaml:"superseded_by,omitempty" json:"superseded_by,omitempty"` // the successor, with status superseded
+	Supersedes     []string   `yaml:"supersedes,omitempty" json:"supersedes,omitempty"`       // the pages this one replaced
+	Retraction     string     `yaml:"retraction,omitempty" json:"retraction,omitempty"`       // why the page was retracted
 	Provenance     Provenance `yaml:"provenance,omitempty" json:"provenance,omitzero"`
 	Created        time.Time  `yaml:"created,omitempty" json:"created,omitzero"`
 	Updated        time.Time  `yaml:"updated,omitempty" json:"updated,omitzero"`
@@ -114,5 +134,8 @@ func (m Meta) Active(now time.Time) bool {
 	return true
 }
 
-// OwnedByHuman reports whether automation must leave the page's body alone.
-func (m Meta) OwnedByHuman() bool { return m.Author.Kind == AuthorHuman }
+// OwnedByHuman reports whether automation must leave the page alone: a
+// person wrote it, or it says nothing of its author (a page committed with
+// git and no frontmatter is a person's). A person hands a page to agents
+// by setting author.kind: agent.
+func (m Meta) OwnedByHuman() bool { return m.Author.Kind != AuthorAgent }

@@ -210,6 +210,7 @@ func (p *Page) Extra() []string {
 func cloneMeta(m Meta) Meta {
 	c := m
 	c.Topics = slices.Clone(m.Topics)
+	c.Supersedes = slices.Clone(m.Supersedes)
 	c.Provenance.DerivedFrom = slices.Clone(m.Provenance.DerivedFrom)
 	c.Provenance.Citations = slices.Clone(m.Provenance.Citations)
 	return c

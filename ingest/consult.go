@@ -188,6 +188,7 @@ type consultInput struct {
 	durability Durability
 	when       time.Time // the decision's time: expiry and the gates' recency
 	batchWhen  time.Time // the batch's time: zero (the space's clock) under --now
+	composer   string    // the model that composed the answer, when one did
 }
 
 // checkConsult refuses bad input before anything is read or written.
@@ -274,6 +275,10 @@ func (g *gates) answer(ctx context.Context, in *consultInput, v *Verdict) error 
 		ma, err := m.Compose(ctx, in.question, hits)
 		if err == nil {
 			v.Answer, v.AnswerBy = ma.Answer, AnswerByModel
+			in.composer = m.Name
+			if in.composer == "" {
+				in.composer = "model"
+			}
 			g.modelDurability = ma.Durability
 			for _, h := range ma.Cited {
 				g.cited = append(g.cited, h.Path)

@@ -19,8 +19,13 @@ import (
 )
 
 // derivedSequences is how many random sequences of batches
-// TestDerivedIndexIsAFunctionOfHead runs; -short runs fewer.
-const derivedSequences = 200
+// TestDerivedIndexIsAFunctionOfHead runs in the full run (PT_E2E=1, as
+// `make e2e` and CI run it); the everyday `go test ./...` runs
+// derivedQuickSequences, so that it stays quick, and -short fewer still.
+const (
+	derivedSequences      = 200
+	derivedQuickSequences = 24
+)
 
 // derivedQuestions are asked after every batch (so that the kept index
 // follows the space batch by batch) and compared at the end.
@@ -38,9 +43,12 @@ var derivedQuestions = []string{
 // end are byte for byte those of an index rebuilt at the same head.
 func TestDerivedIndexIsAFunctionOfHead(t *testing.T) {
 	t.Parallel()
-	n := derivedSequences
+	n := derivedQuickSequences
+	if os.Getenv("PT_E2E") != "" {
+		n = derivedSequences
+	}
 	if testing.Short() {
-		n = 20
+		n = 8
 	}
 	// A sequence mostly waits (fsync, git's programs), so more of them run
 	// at once than there are processors.

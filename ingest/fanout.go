@@ -10,7 +10,8 @@ import (
 
 // fanOut links a related page back to a new summary: one line in the
 // page's "Related" section, created at the end of the page when it has
-// none. A page owned by a person is never rewritten by pt: it is recorded as
+// none. A page owned by a person (author.kind human, or no author at all:
+// a page committed with git) is never rewritten by pt: it is recorded as
 // skipped with the reason, and the result lists it. A page that already
 // links to the summary is left as it is.
 func fanOut(ctx context.Context, tx *wiki.Tx, p, target, title, line string) error {
@@ -18,11 +19,7 @@ func fanOut(ctx context.Context, tx *wiki.Tx, p, target, title, line string) err
 	if err != nil {
 		return err
 	}
-	owner := pa.Page.Meta.Author.Kind
-	if owner == "" {
-		owner = tx.Space().Config().Owner
-	}
-	if owner == content.AuthorHuman {
+	if pa.Page.Meta.OwnedByHuman() {
 		tx.Skip(p, "human-owned: pt never rewrites a page a person owns; add a link to "+target+" by hand if it belongs there")
 		return nil
 	}

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,35 +28,47 @@ var summarizer = content.Author{Kind: content.AuthorAgent, Name: "pt"}
 // before anything is written: a refused source leaves the repository as it
 // was.
 //
-// Re-ingesting a source whose text is already in the space under the same
-// slug writes nothing: the result is Unchanged and names the existing page.
-// A different source whose slug is taken gets the first free suffix
-// (<slug>-2, <slug>-3, ...).
+// Re-ingesting a source that is already in the space (the same slug, or
+// the page Source.Update names) revises it: a new revision of the same
+// source page, its summary regenerated and pinned to it, in one batch
+// whose result lists the revision. The same text again writes nothing
+// (Unchanged, naming the page) unless its summary lags behind it (a person
+// edited the source in git): then the summary alone is refreshed. A slug
+// held by a page that is no source gets the first free suffix.
 func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error) {
 	in, err := checkSource(s, src)
 	if err != nil {
 		return nil, err
 	}
-	b := wiki.Batch{Kind: wiki.KindIngest, Title: in.title, ApprovedBy: src.ApprovedBy, Author: src.Author, When: src.When}
+	title := in.title
+	if title == "" {
+		title = "revise " + strings.TrimSpace(src.Update)
+	}
+	b := wiki.Batch{Kind: wiki.KindIngest, Title: title, ApprovedBy: src.ApprovedBy, Author: src.Author, When: src.When}
 	return s.Apply(ctx, b, in.stage)
 }
 
 // checked is a source that passed every check, ready to stage.
 type checked struct {
-	src     Source
-	title   string
-	kind    string
-	slug    string
-	page    *content.Page // the source as parsed: its own frontmatter keys survive
-	related []string
+	src       Source
+	title     string
+	kind      string
+	kindGiven bool // the caller named the kind (a revision must keep it)
+	slug      string
+	page      *content.Page // the source as parsed: its own frontmatter keys survive
+	related   []string
 }
 
 // checkSource runs every check that does not need the repository's head.
 func checkSource(s *wiki.Space, src Source) (*checked, error) {
-	if err := checkApprover("ingest", src.ApprovedBy); err != nil {
-		return nil, err
+	// A person's ingest names who approved it; an agent's may carry no
+	// approver (an agent's token): its batch then records the agent alone.
+	if src.Author.Kind != content.AuthorAgent || src.ApprovedBy != "" {
+		if err := checkApprover("ingest", src.ApprovedBy); err != nil {
+			return nil, err
+		}
 	}
-	fields := []lineField{{"title", src.Title}, {"summary", src.Summary}, {"slug", src.Slug}, {"kind", src.Kind}, {"author", src.Author.Name}}
+	fields := []lineField{{"title", src.Title}, {"summary", src.Summary}, {"slug", src.Slug}, {"update", src.Update}, {"kind", src.Kind}, {"author", src.Author.Name}}
 	for _, t := range src.Topics {
 		fields = append(fields, lineField{"topic", t})
 	}
@@ -88,13 +99,13 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if title == "" {
 		title = strings.Join(strings.Fields(pg.Meta.Title), " ")
 	}
-	if title == "" {
+	if title == "" && strings.TrimSpace(src.Update) == "" {
 		return nil, fmt.Errorf("ingest %s: %w", name, ErrNoTitle)
 	}
 	if src.Slug == "" && src.Title == "" {
 		slug = content.Slug(title)
 	}
-	in := &checked{src: src, title: title, kind: kind, slug: slug, page: pg}
+	in := &checked{src: src, title: title, kind: kind, kindGiven: strings.TrimSpace(src.Kind) != "", slug: slug, page: pg}
 	for _, r := range src.Related {
 		p, err := content.CleanPath(strings.TrimSpace(r))
 		if err != nil {
@@ -119,15 +130,23 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 			return fmt.Errorf("ingest: %w %s: %w", ErrRelated, r, err)
 		}
 	}
-	srcPath, sumPath, existing, err := in.place(ctx, tx)
+	t, err := in.place(ctx, tx)
 	if err != nil {
 		return err
 	}
-	if existing != "" {
-		tx.Skip(existing, "identical source already ingested; nothing to write")
-		return nil
+	if t.prev != nil {
+		if err := in.checkRevision(t); err != nil {
+			return err
+		}
+		if in.title == "" {
+			in.title = t.prev.Page.Meta.Title
+		}
+		if t.sameText(in.page) {
+			return in.refresh(ctx, tx, t)
+		}
+		tx.Revise(t.src, t.prev.Revision)
 	}
-	topics, err := in.topics(ctx, tx)
+	topics, err := in.topics(ctx, tx, t)
 	if err != nil {
 		return err
 	}
@@ -139,66 +158,76 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	if line == "" {
 		line = in.title
 	}
-	b := tx.Batch()
 	author := content.Author{Kind: in.src.Author.Kind, Name: in.src.Author.Name}
 	if author.Kind == "" {
 		author.Kind = content.AuthorAgent
 	}
-	rev, err := putSource(ctx, tx, srcPath, in.page, sourceMeta{
-		title: in.title, kind: in.kind, topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy,
-	})
+	m := sourceMeta{title: in.title, kind: t.kind(in.kind), topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy}
+	pg := in.page
+	if t.prev != nil {
+		m.created = t.prev.Page.Meta.Created
+		pg = withLifecycle(pg, t.prev.Page)
+	}
+	rev, err := putSource(ctx, tx, t.src, pg, m)
 	if err != nil {
 		return err
 	}
-	if err := putSummary(ctx, tx, sumPath, summaryInput{
-		title: in.title, kind: in.kind, topics: topics, line: line, source: srcPath, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: b.When,
-	}); err != nil {
+	if err := putSummary(ctx, tx, t.sum, t.summaryInput(summaryInput{
+		title: in.title, kind: m.kind, topics: topics, line: line, source: t.src, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: tx.Batch().When,
+	})); err != nil {
 		return err
 	}
 	for _, r := range in.related {
-		if err := fanOut(ctx, tx, r, sumPath, in.title, line); err != nil {
+		if err := fanOut(ctx, tx, r, t.sum, in.title, line); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// place picks the source and summary paths: the slug, or the first free
-// suffix when a different source holds it. existing is set instead when the
-// same text is already ingested under one of those paths.
-func (in *checked) place(ctx context.Context, tx *wiki.Tx) (srcPath, sumPath, existing string, err error) {
+// place picks the source and summary paths: the page --update names, else
+// the slug's, which is revised when a source is there; a slug held by
+// something else (a page that is no source, a summary without its source)
+// gets the first free suffix.
+func (in *checked) place(ctx context.Context, tx *wiki.Tx) (*target, error) {
+	if in.src.Update != "" {
+		return in.updateTarget(ctx, tx)
+	}
 	for n := 1; n < 1000; n++ {
 		slug := in.slug
 		if n > 1 {
 			slug = fmt.Sprintf("%s-%d", in.slug, n)
 		}
-		srcPath, sumPath = SourcesDir+slug+".md", SummariesDir+slug+".md"
-		pa, err := tx.ReadPage(ctx, srcPath)
+		t := &target{src: SourcesDir + slug + ".md", sum: SummariesDir + slug + ".md"}
+		pa, err := tx.ReadPage(ctx, t.src)
 		switch {
 		case errors.Is(err, wiki.ErrNotFound):
-			if !tx.Exists(ctx, sumPath) {
-				return srcPath, sumPath, "", nil
+			if !tx.Exists(ctx, t.sum) {
+				return t, nil
 			}
 			continue // a summary without its source: leave it for lint, take another slug
-		case err != nil:
-			continue // an unreadable page at the slug is somebody else's; do not overwrite it
+		case err != nil || pa.Page.Meta.Kind != content.KindSource:
+			continue // an unreadable page, or no source, at the slug is somebody else's; do not overwrite it
 		}
-		if bytes.Equal(bytes.TrimSpace(pa.Page.Body), bytes.TrimSpace(in.page.Body)) {
-			return srcPath, sumPath, srcPath, nil
-		}
+		t.prev = pa
+		t.readSummary(ctx, tx)
+		return t, nil
 	}
-	return "", "", "", fmt.Errorf("ingest %s: no free slug", SourcesDir+in.slug+".md")
+	return nil, fmt.Errorf("ingest %s: no free slug", SourcesDir+in.slug+".md")
 }
 
 // topics decides the pages' topics: the caller's, else the source's own
 // frontmatter topics, else the best matches in the space's taxonomy, else
 // the source kind as a topic of its own.
-func (in *checked) topics(ctx context.Context, tx *wiki.Tx) ([]string, error) {
+func (in *checked) topics(ctx context.Context, tx *wiki.Tx, t *target) ([]string, error) {
 	if ts := cleanTopics(in.src.Topics); len(ts) > 0 {
 		return ts, nil
 	}
 	if ts := cleanTopics(in.page.Meta.Topics); len(ts) > 0 {
 		return ts, nil
+	}
+	if t.prev != nil && len(t.prev.Page.Meta.Topics) > 0 {
+		return t.prev.Page.Meta.Topics, nil // a revision stays where the space put it
 	}
 	tax, err := loadTaxonomy(ctx, tx.Space(), tx.Head())
 	if err != nil {

@@ -215,6 +215,9 @@ func TestIngestSlugsAndRepeats(t *testing.T) {
 	if git(t, dir, "rev-parse", "HEAD") != head {
 		t.Error("re-ingest of the same text made a commit")
 	}
+	// A different text under the same title is a revision of the same
+	// source, not a second source beside it.
+	first := git(t, dir, "rev-parse", "HEAD:sources/weekly-sync.md")
 	in.Body = []byte("Second week: we shipped the spokes.\n")
 	res, err = ingest.Ingest(ctx, s, in)
 	if err != nil {
@@ -226,11 +229,14 @@ func TestIngestSlugsAndRepeats(t *testing.T) {
 			got = append(got, p.Path)
 		}
 	}
-	if d := cmp.Diff([]string{"sources/weekly-sync-2.md", "summaries/weekly-sync-2.md"}, got); d != "" {
-		t.Errorf("second source with the same title (-want +got):\n%s", d)
+	if d := cmp.Diff([]string{"sources/weekly-sync.md", "summaries/weekly-sync.md"}, got); d != "" {
+		t.Errorf("second text with the same title (-want +got):\n%s", d)
 	}
-	if git(t, dir, "show", "HEAD~1:sources/weekly-sync.md") != git(t, dir, "show", "HEAD:sources/weekly-sync.md") {
-		t.Error("the first source was overwritten")
+	if d := cmp.Diff([]wiki.Revised{{Path: "sources/weekly-sync.md", From: first}}, res.Revised); d != "" {
+		t.Errorf("revised (-want +got):\n%s", d)
+	}
+	if out := git(t, dir, "ls-tree", "--name-only", "HEAD", "sources/"); out != "sources/weekly-sync.md" {
+		t.Errorf("sources after a revision:\n%s", out)
 	}
 }
 

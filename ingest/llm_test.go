@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
+	"github.com/ptwiki/pt/wiki"
 )
 
 // chatServer is an OpenAI-compatible endpoint on loopback whose reply is
@@ -89,7 +91,8 @@ func TestFileBackModel(t *testing.T) {
 			s, _ := fbSpace(t, "")
 			m := &ingest.Model{URL: srv.URL, Name: "tiny", Key: "k-test", Timeout: 200 * time.Millisecond}
 			start := time.Now()
-			v, err := ingest.FileBack(context.Background(), s, ingest.Consult{Question: q, Model: m, When: fbConsult})
+			person := wiki.Author{Kind: content.AuthorHuman, Name: "dana"}
+			v, err := ingest.FileBack(context.Background(), s, ingest.Consult{Question: q, Model: m, When: fbConsult, Author: person})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,6 +104,21 @@ func TestFileBackModel(t *testing.T) {
 			}
 			if v.AnswerBy != tc.by || !strings.Contains(v.ModelError, tc.modelEr) || (tc.modelEr == "") != (v.ModelError == "") {
 				t.Fatalf("answer by %q, model error %q; want %q, %q", v.AnswerBy, v.ModelError, tc.by, tc.modelEr)
+			}
+			if v.Verdict == ingest.VerdictFiled {
+				// Text pt or a model composed is an agent's, though a
+				// person ran the consult: they are who asked.
+				want := content.Author{Kind: content.AuthorAgent, Name: "pt"}
+				if tc.by == ingest.AnswerByModel {
+					want.Name = "tiny"
+				}
+				pa, err := s.ReadPage(context.Background(), wiki.Rev(v.Commit), v.Page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m := pa.Page.Meta; m.Author != want || m.Provenance.AskedBy != "dana" {
+					t.Errorf("page author %+v asked by %q; want %+v asked by dana", m.Author, m.Provenance.AskedBy, want)
+				}
 			}
 			if tc.by == ingest.AnswerByModel {
 				if strings.Contains(v.Answer, "think") || strings.Contains(v.Answer, "DURABILITY") || !strings.HasPrefix(v.Answer, "Replaying the write queue is safe") {

@@ -43,15 +43,19 @@ type Source struct {
 	// Related are page paths that get a link back to the new summary
 	// (fan-out). Each must exist; human-owned ones are left alone.
 	Related []string
-	// ApprovedBy is the person who approved the ingest (mandatory).
+	// ApprovedBy is the person who approved the ingest: mandatory, but
+	// for an agent's write made with an agent's token, which has none.
 	ApprovedBy string
 	// Author is who ingests: kind human for the CLI, agent for MCP.
 	Author wiki.Author
 	// When is the batch and page time; zero means now.
 	When time.Time
 	// Slug names sources/<slug>.md and summaries/<slug>.md; "" means the
-	// slug of the title.
+	// slug of the title. A source already there is revised.
 	Slug string
+	// Update names a source page of the space to revise ("" for none);
+	// it wins over Slug.
+	Update string
 }
 
 // Errors callers branch on; each is wrapped with the page path and, where
@@ -63,6 +67,7 @@ var (
 	ErrTooLarge   = errors.New("source too large")
 	ErrBadKind    = errors.New("unknown source kind")
 	ErrRelated    = errors.New("related page")
+	ErrRevision   = errors.New("cannot revise")
 )
 
 // checkKind returns the canonical source kind.

@@ -38,11 +38,12 @@ func fileSynthesis(ctx context.Context, s *wiki.Space, in *consultInput, g *gate
 		author.Kind = content.AuthorAgent
 	}
 	b := wiki.Batch{Kind: wiki.KindFileBack, Title: in.question, Author: author, When: in.batchWhen}
+	writer := pageAuthor(author, v.AnswerBy, in.composer)
 	var page string
 	var pinned []content.Ref
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		var err error
-		page, pinned, err = stageSynthesis(ctx, tx, in, g, v, author)
+		page, pinned, err = stageSynthesis(ctx, tx, in, g, v, writer)
 		return err
 	})
 	if err != nil {
@@ -53,9 +54,31 @@ func fileSynthesis(ctx context.Context, s *wiki.Space, in *consultInput, g *gate
 	return nil
 }
 
+// askedBy is who asked: the caller's name for it, else who ran the consult.
+func askedBy(in *consultInput) string {
+	if a := oneLine(in.AskedBy); a != "" {
+		return a
+	}
+	return oneLine(in.Author.Name)
+}
+
+// pageAuthor is the author of the synthesis page: whoever composed the
+// answer. An answer pt extracted or a model wrote is an agent's text even
+// when a person ran the consult (they are recorded as who asked); only a
+// caller's own answer is the caller's.
+func pageAuthor(runner wiki.Author, answerBy, model string) content.Author {
+	switch answerBy {
+	case AnswerByExtraction:
+		return content.Author{Kind: content.AuthorAgent, Name: "pt"}
+	case AnswerByModel:
+		return content.Author{Kind: content.AuthorAgent, Name: model}
+	}
+	return content.Author{Kind: runner.Kind, Name: runner.Name}
+}
+
 // stageSynthesis builds the synthesis page on tx. It runs again when the
 // batch is rebuilt on a newer head, so it reads everything through tx.
-func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates, v *Verdict, author wiki.Author) (string, []content.Ref, error) {
+func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates, v *Verdict, author content.Author) (string, []content.Ref, error) {
 	b := tx.Batch()
 	var refs []citedPage
 	var pinned []content.Ref
@@ -83,7 +106,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		Kind:           content.KindSynthesis,
 		Topics:         topics,
 		Summary:        answerLine(in.question, v.Answer),
-		Author:         content.Author{Kind: author.Kind, Name: author.Name},
+		Author:         author,
 		Status:         content.StatusActive,
 		Classification: content.Unclassified,
 		Durability:     v.Durability,
@@ -91,7 +114,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 			Batch:     b.ID,
 			Citations: pinned,
 			Question:  in.question,
-			AskedBy:   oneLine(in.AskedBy),
+			AskedBy:   askedBy(in),
 		},
 		Created: b.When,
 		Updated: b.When,

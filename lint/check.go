@@ -7,6 +7,7 @@ const (
 	CheckDrift       = "provenance_drift"
 	CheckExpired     = "expired_ttl"
 	CheckFrontmatter = "invalid_frontmatter"
+	CheckRetired     = "cites_retired"
 )
 
 // Severities, from the most to the least serious. They are SARIF's levels,
@@ -60,6 +61,9 @@ var Rules = []Rule{
 	{ID: CheckOrphan, Name: "OrphanPage", Severity: SeverityNote,
 		Short: "No page links to this page and no spoke lists it.",
 		Help:  "Readers and retrieval reach pages through the hub, the spokes and links. Give the page topics or link it from a related page."},
+	{ID: CheckRetired, Name: "CitesRetired", Severity: SeverityWarning,
+		Short: "An active page cites a page that is superseded, retracted or otherwise retired.",
+		Help:  "Retired pages are never returned as answers. Point the link or the citation at the successor (superseded_by), or drop what the retracted page claimed."},
 }
 
 func ruleOf(check string) (Rule, int) {

@@ -57,6 +57,7 @@ func (snap *snapshot) check(now time.Time) *result {
 			continue
 		}
 		snap.crossrefs(p, add)
+		snap.retiredCitations(p, add)
 		if snap.drift(p, add) {
 			r.derivedDrift = append(r.derivedDrift, p.path)
 		}

@@ -46,8 +46,7 @@ func (snap *snapshot) orphans(add func(check, path string, line int, target, msg
 		case content.KindHub, content.KindTopic, content.KindLog:
 			continue
 		}
-		switch p.pg.Meta.Status {
-		case content.StatusStale, content.StatusRetracted, content.StatusExpired:
+		if st := p.pg.Meta.Status; st == content.StatusStale || content.Retired(st) {
 			continue
 		}
 		add(CheckOrphan, p.path, 0, "", "no page links to this page and no spoke lists it")

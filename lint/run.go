@@ -189,7 +189,7 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 		for _, path := range r.derivedDrift {
 			pg := snap.byPath[path]
 			m := pg.pg.Meta
-			if m.Author.Kind != content.AuthorAgent || (m.Status != "" && m.Status != content.StatusActive) {
+			if m.OwnedByHuman() || (m.Status != "" && m.Status != content.StatusActive) {
 				continue // a person's page gets findings only
 			}
 			pg.pg.Meta.Status = content.StatusStale // frontmatter only: Page keeps the body byte for byte

@@ -50,14 +50,24 @@ func newSpace(t testing.TB) *wiki.Space {
 }
 
 // connect serves s over the SDK's in-memory transports to a client named
-// name, and returns the client's session.
+// name, as pt serve does over stdio (writes approved by the repository's
+// person, dana), and returns the client's session.
 func connect(t testing.TB, s *wiki.Space, name string) *sdk.ClientSession {
+	t.Helper()
+	return connectWith(t, s, name, Options{LocalApprover: "dana", LocalOwner: true})
+}
+
+// connectWith is connect with the server's options.
+func connectWith(t testing.TB, s *wiki.Space, name string, opts Options) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := sdk.NewInMemoryTransports()
-	e := retrieve.Open(s, retrieve.Options{})
-	t.Cleanup(func() { e.Close() })
-	ss, err := NewServer(s, Options{Engine: e}).Connect(ctx, st, nil)
+	if opts.Engine == nil {
+		e := retrieve.Open(s, retrieve.Options{})
+		t.Cleanup(func() { e.Close() })
+		opts.Engine = e
+	}
+	ss, err := NewServer(s, opts).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,4 +111,31 @@ func textOf(r *sdk.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// confirmCall calls a destructive tool twice: for its preview, which must
+// carry a confirm_token, then with that token. It returns the second result.
+func confirmCall(t testing.TB, cs *sdk.ClientSession, name string, args map[string]any) *sdk.CallToolResult {
+	t.Helper()
+	pre := call(t, cs, name, args)
+	tok := confirmToken(t, pre)
+	with := map[string]any{"confirm_token": tok}
+	for k, v := range args {
+		with[k] = v
+	}
+	return call(t, cs, name, with)
+}
+
+// confirmToken is the top-level confirm_token of a preview.
+func confirmToken(t testing.TB, pre *sdk.CallToolResult) string {
+	t.Helper()
+	if pre.IsError {
+		t.Fatalf("preview isError: %s", textOf(pre))
+	}
+	m, _ := pre.StructuredContent.(map[string]any)
+	tok, _ := m["confirm_token"].(string)
+	if tok == "" {
+		t.Fatalf("preview without confirm_token: %#v", pre.StructuredContent)
+	}
+	return tok
 }

@@ -142,7 +142,7 @@ func verifier(ts *Tokens) auth.TokenVerifier {
 		if t.Scope == ScopeWrite {
 			scopes = append(scopes, ScopeWrite)
 		}
-		return &auth.TokenInfo{Scopes: scopes, UserID: t.Name}, nil
+		return &auth.TokenInfo{Scopes: scopes, UserID: t.Name, Extra: map[string]any{extraFor: t.For, extraClearance: t.Clearance}}, nil
 	}
 }
 

@@ -129,9 +129,11 @@ func TestHTTPAuth(t *testing.T) {
 		t.Errorf("read token cannot query: %s", textOf(res))
 	}
 	writeArgs := map[string]map[string]any{
-		ToolIngest:   {"title": "x", "body": "y", "approved_by": "dana"},
-		ToolRevert:   {"batch": "b-1", "approved_by": "dana"},
-		ToolFileBack: {"question": "q", "answer": "a", "citations": []string{"x.md"}},
+		ToolIngest:    {"title": "x", "body": "y", "approved_by": "dana"},
+		ToolRevert:    {"batch": "b-1", "approved_by": "dana"},
+		ToolFileBack:  {"question": "q", "answer": "a", "citations": []string{"x.md"}},
+		ToolSupersede: {"page": "sources/a.md", "by": "sources/b.md"},
+		ToolRetract:   {"page": "sources/a.md", "reason": "wrong"},
 	}
 	for _, tool := range WriteTools {
 		res := call(t, rc, tool, writeArgs[tool])

@@ -28,6 +28,9 @@ func renderQuery(r *retrieve.Result) string {
 			fmt.Fprintf(&b, "; topics: %s", strings.Join(r.Trace.Topics, ", "))
 		}
 		b.WriteString(". Cite path@revision.\n")
+		for _, r := range r.Trace.Superseded {
+			fmt.Fprintf(&b, "%s is superseded: answered from %s.\n", r.From, r.To)
+		}
 	}
 	for i, h := range r.Results {
 		fmt.Fprintf(&b, "\n[%d] %s@%s — %s", i+1, h.Path, short(h.Revision), h.Title)
@@ -62,6 +65,9 @@ func renderResult(r *wiki.Result) string {
 		}
 		b.WriteString("\n")
 	}
+	for _, x := range r.Revised {
+		fmt.Fprintf(&b, "  revised %s (was %s)\n", x.Path, short(x.From))
+	}
 	for _, s := range r.NotUpdated {
 		fmt.Fprintf(&b, "  left alone %s: %s\n", s.Path, s.Reason)
 	}
@@ -94,6 +100,27 @@ func renderLog(l *Log) string {
 			id = c.Batch.BatchID
 		}
 		fmt.Fprintf(&b, "%s  %s  %-20s  %s  (%s)\n", short(c.Hash), c.When.UTC().Format("2006-01-02 15:04"), id, c.Subject, c.Author)
+	}
+	return b.String()
+}
+
+func renderPreview(d *Destructive) string {
+	var b strings.Builder
+	p := d.Preview
+	fmt.Fprintf(&b, "preview of %s: nothing is written yet. Show it to the person; to go ahead, call %s again with the same arguments and confirm_token %s (until %s).\n", p.What, p.Tool, d.ConfirmToken, d.Expires)
+	for _, x := range p.Pages {
+		owner := x.Owner.Name
+		if owner == "" {
+			owner = "no author"
+		}
+		if x.HumanOwned {
+			owner += ", a person's page"
+		}
+		fmt.Fprintf(&b, "  %s %s", x.Action, x.Path)
+		if x.Status != "" {
+			fmt.Fprintf(&b, " → %s", x.Status)
+		}
+		fmt.Fprintf(&b, " (%s)\n", owner)
 	}
 	return b.String()
 }

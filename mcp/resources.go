@@ -24,7 +24,8 @@ const (
 // PageURI is the resource address of a page.
 func PageURI(p string) string { return pageURIPrefix + p }
 
-func addResources(srv *sdk.Server, s *wiki.Space) {
+func (t *tools) addResources(srv *sdk.Server) {
+	s := t.space
 	srv.AddResource(&sdk.Resource{
 		URI:         HubURI,
 		Name:        "hub",
@@ -32,7 +33,7 @@ func addResources(srv *sdk.Server, s *wiki.Space) {
 		Description: "The hub of the knowledge base: every topic, one line each, linking its spoke.",
 		MIMEType:    "text/markdown",
 	}, func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-		return readResource(ctx, s, req.Params.URI, wiki.HubPath)
+		return readResource(ctx, s, req.Params.URI, wiki.HubPath, t.callerFrom(req.Extra, req.Session))
 	})
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{
 		URITemplate: PageURITemplate,
@@ -46,12 +47,12 @@ func addResources(srv *sdk.Server, s *wiki.Space) {
 		if err != nil {
 			return nil, sdk.ResourceNotFoundError(req.Params.URI)
 		}
-		return readResource(ctx, s, req.Params.URI, p)
+		return readResource(ctx, s, req.Params.URI, p, t.callerFrom(req.Extra, req.Session))
 	})
 }
 
-func readResource(ctx context.Context, s *wiki.Space, uri, p string) (*sdk.ReadResourceResult, error) {
-	pg, err := readPage(ctx, s, p, "")
+func readResource(ctx context.Context, s *wiki.Space, uri, p string, who caller) (*sdk.ReadResourceResult, error) {
+	pg, err := readPage(ctx, s, p, "", who)
 	if err != nil {
 		switch {
 		case errors.Is(err, wiki.ErrNotFound):

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"log/slog"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,6 +22,17 @@ type Options struct {
 	// stops. nil means each call opens an Engine of its own, as a
 	// one-shot command would.
 	Engine *retrieve.Engine
+	// LocalApprover approves the writes of calls that carry no bearer
+	// token: the person whose repository it is, for a server a developer
+	// started over stdio. "" records those writes as the agent's alone.
+	LocalApprover string
+	// LocalOwner lets calls without a bearer token read every page,
+	// whatever its classification, as the repository's owner does; false
+	// reads as UNCLASSIFIED.
+	LocalOwner bool
+	// ConfirmTTL is how long a destructive call's preview may be
+	// confirmed; 0 means DefaultConfirmTTL.
+	ConfirmTTL time.Duration
 }
 
 // Instructions is what the server tells every agent when it connects: ground
@@ -34,7 +46,7 @@ Cite what you used: name the page path and the revision (the blob id returned wi
 
 When you have composed an answer that will stay true (a decision, a convention, how something works), file it back with file_back_consult, giving the question, your answer and the paths you cited; it is filed only when it passes the gates and the verdict says why. Do not file back plans, priorities or status.
 
-Write tools (ingest_source, revert_ingest_batch) need the name of the person who approved the change in approved_by; never invent one.`
+Writes are approved by the person your token belongs to, never by a name you send. revert_ingest_batch, supersede_page and retract_page first return a preview of what they would delete or retire, and whose pages those are, with a confirm_token: show it to the person, and call again with the same arguments and confirm_token only if they agree.`
 
 // NewServer returns the MCP server of a space: the eight tools, the page
 // resources and the consult-the-kb prompt, registered once, to be served over
@@ -49,9 +61,9 @@ func NewServer(s *wiki.Space, opts Options) *sdk.Server {
 		Instructions: Instructions,
 		Logger:       opts.Logger,
 	})
-	t := &tools{space: s, engine: opts.Engine}
+	t := &tools{space: s, engine: opts.Engine, opts: opts, confirm: newConfirmations(opts.ConfirmTTL)}
 	t.register(srv)
-	addResources(srv, s)
+	t.addResources(srv)
 	addPrompt(srv)
 	return srv
 }

@@ -44,14 +44,16 @@ func TestToolsListAnnotations(t *testing.T) {
 	}
 	f, tr := new(false), new(true)
 	want := map[string]hints{
-		ToolQuery:    {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolReadPage: {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolBrowse:   {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolLint:     {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolLog:      {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
-		ToolIngest:   {Destructive: f, Open: f, HasOutput: true},
-		ToolRevert:   {Destructive: tr, Open: f, HasOutput: true},
-		ToolFileBack: {Destructive: f, Open: f, HasOutput: true},
+		ToolQuery:     {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolReadPage:  {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolBrowse:    {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolLint:      {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolLog:       {ReadOnly: true, Idempotent: true, Open: f, HasOutput: true},
+		ToolIngest:    {Destructive: f, Open: f, HasOutput: true},
+		ToolRevert:    {Destructive: tr, Open: f, HasOutput: true},
+		ToolFileBack:  {Destructive: f, Open: f, HasOutput: true},
+		ToolSupersede: {Destructive: tr, Open: f, HasOutput: true},
+		ToolRetract:   {Destructive: tr, Open: f, HasOutput: true},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)
@@ -178,8 +180,8 @@ func TestIngestIsOneAgentCommit(t *testing.T) {
 	}
 	git(t, s, "fsck", "--strict")
 
-	// Revert undoes it as one more commit; the source is gone.
-	rv := call(t, cs, ToolRevert, map[string]any{"batch": r.Batch, "approved_by": "dana"})
+	// Revert undoes it as one more commit, once confirmed; the source is gone.
+	rv := confirmCall(t, cs, ToolRevert, map[string]any{"batch": r.Batch})
 	if rv.IsError {
 		t.Fatalf("revert isError: %s", textOf(rv))
 	}
@@ -261,7 +263,6 @@ func TestBadInput(t *testing.T) {
 		{"empty question", ToolQuery, map[string]any{"question": "  "}, "empty question"},
 		{"negative k", ToolQuery, map[string]any{"question": "index", "k": -1}, "negative"},
 		{"unknown batch", ToolRevert, map[string]any{"batch": "b-20990101-000000", "approved_by": "dana"}, "not found"},
-		{"no approver", ToolIngest, map[string]any{"title": "t", "body": "b", "approved_by": " "}, "approved_by is required"},
 		{"bad kind", ToolIngest, map[string]any{"title": "t", "body": "b", "approved_by": "dana", "kind": "novel"}, "kind"},
 		{"secret", ToolIngest, map[string]any{"title": "Deploy notes", "approved_by": "dana",
 			"body": "# Deploy\n\nDATABASE_URL=postgres://app:S3cr3tPassw0rd@db.internal:5432/app\n"}, "credentialed URL"},

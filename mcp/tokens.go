@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -33,12 +34,22 @@ var (
 )
 
 // Token is a bearer token as stored: its name, scope and the SHA-256 of the
-// secret, never the secret itself.
+// secret, never the secret itself. A token created for a person (For) is
+// that person's: what its client writes is approved by them. Any other
+// token is an agent's: its writes record the agent and no approver.
 type Token struct {
-	Name    string    `json:"name"`
-	Scope   string    `json:"scope"`
-	Hash    string    `json:"sha256"`
-	Created time.Time `json:"created"`
+	Name      string    `json:"name"`
+	For       string    `json:"for,omitempty"`
+	Scope     string    `json:"scope"`
+	Clearance string    `json:"clearance,omitempty"` // "" is UNCLASSIFIED
+	Hash      string    `json:"sha256"`
+	Created   time.Time `json:"created"`
+}
+
+// TokenSpec is what a new token is: its name, whose it is ("" for an
+// agent's), its scope and its clearance ("" for UNCLASSIFIED).
+type TokenSpec struct {
+	Name, For, Scope, Clearance string
 }
 
 type tokensFile struct {
@@ -120,22 +131,41 @@ func (ts *Tokens) List() ([]Token, error) {
 	return slices.Clone(t), err
 }
 
-// Create makes a token and returns its secret, which is shown once: only
-// its hash is stored.
+// Create makes an agent's token and returns its secret, which is shown
+// once: only its hash is stored.
 func (ts *Tokens) Create(name, scope string, now time.Time) (string, Token, error) {
+	return ts.Issue(TokenSpec{Name: name, Scope: scope}, now)
+}
+
+// Issue makes a token as spec says and returns its secret, shown once.
+func (ts *Tokens) Issue(spec TokenSpec, now time.Time) (string, Token, error) {
+	name := spec.Name
+	if name == "" {
+		name = spec.For
+	}
 	if !tokenNameRe.MatchString(name) {
 		return "", Token{}, fmt.Errorf("token %q: %w (letters, digits, '.', '_' and '-', at most 64)", name, ErrBadTokenName)
 	}
-	if scope != ScopeRead && scope != ScopeWrite {
-		return "", Token{}, fmt.Errorf("token %q: %w %q (read or write)", name, ErrBadTokenScope, scope)
+	if spec.For != "" && !tokenNameRe.MatchString(spec.For) {
+		return "", Token{}, fmt.Errorf("token for %q: %w (a person's name: letters, digits, '.', '_' and '-')", spec.For, ErrBadTokenName)
+	}
+	if spec.Scope != ScopeRead && spec.Scope != ScopeWrite {
+		return "", Token{}, fmt.Errorf("token %q: %w %q (read or write)", name, ErrBadTokenScope, spec.Scope)
+	}
+	clearance, err := content.ParseClearance(spec.Clearance)
+	if err != nil {
+		return "", Token{}, fmt.Errorf("token %q: %w", name, err)
 	}
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return "", Token{}, err
 	}
 	secret := "pt_" + base64.RawURLEncoding.EncodeToString(raw[:])
-	tok := Token{Name: name, Scope: scope, Hash: hashSecret(secret), Created: now.UTC().Truncate(time.Second)}
-	err := ts.update(func(toks []Token) ([]Token, error) {
+	tok := Token{Name: name, For: spec.For, Scope: spec.Scope, Clearance: clearance, Hash: hashSecret(secret), Created: now.UTC().Truncate(time.Second)}
+	if tok.Clearance == content.Unclassified {
+		tok.Clearance = ""
+	}
+	err = ts.update(func(toks []Token) ([]Token, error) {
 		if slices.ContainsFunc(toks, func(t Token) bool { return t.Name == name }) {
 			return nil, fmt.Errorf("token %q: %w (revoke it first)", name, ErrTokenExists)
 		}

@@ -13,25 +13,29 @@ import (
 
 // Tool names: the contract of DESIGN.md §9.
 const (
-	ToolQuery    = "query_knowledge_base"
-	ToolReadPage = "read_page"
-	ToolBrowse   = "browse_index"
-	ToolIngest   = "ingest_source"
-	ToolRevert   = "revert_ingest_batch"
-	ToolFileBack = "file_back_consult"
-	ToolLint     = "lint_findings"
-	ToolLog      = "kb_log"
+	ToolQuery     = "query_knowledge_base"
+	ToolReadPage  = "read_page"
+	ToolBrowse    = "browse_index"
+	ToolIngest    = "ingest_source"
+	ToolRevert    = "revert_ingest_batch"
+	ToolFileBack  = "file_back_consult"
+	ToolLint      = "lint_findings"
+	ToolLog       = "kb_log"
+	ToolSupersede = "supersede_page"
+	ToolRetract   = "retract_page"
 )
 
 // WriteTools are the tools that change the space; a read token cannot call
 // them.
-var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack}
+var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack, ToolSupersede, ToolRetract}
 
 // tools holds what every tool handler needs: the space. Handlers are safe
 // for concurrent use because wiki.Space is.
 type tools struct {
-	space  *wiki.Space
-	engine *retrieve.Engine // nil: one per call (Options.Engine)
+	space   *wiki.Space
+	engine  *retrieve.Engine // nil: one per call (Options.Engine)
+	opts    Options
+	confirm *confirmations
 }
 
 // retriever returns the server's Engine, or one opened for a single call
@@ -47,6 +51,7 @@ func (t *tools) retriever() (*retrieve.Engine, func()) {
 func (t *tools) register(srv *sdk.Server) {
 	t.addRead(srv)
 	t.addWrite(srv)
+	t.addLifecycle(srv)
 }
 
 // Annotation presets. Every tool works on this space alone, so none is

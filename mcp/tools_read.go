@@ -97,21 +97,22 @@ func (t *tools) addRead(srv *sdk.Server) {
 	}, t.log)
 }
 
-func (t *tools) query(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput) (*sdk.CallToolResult, *retrieve.Result, error) {
+func (t *tools) query(ctx context.Context, req *sdk.CallToolRequest, in QueryInput) (*sdk.CallToolResult, *retrieve.Result, error) {
 	if in.K < 0 || in.Budget < 0 {
 		return nil, nil, errors.New("query_knowledge_base: k and budget must not be negative")
 	}
 	e, done := t.retriever()
 	defer done()
-	res, err := e.Query(ctx, retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget})
+	who := t.callerOf(req)
+	res, err := e.Query(ctx, retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget, Clearance: who.readClearance()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("query_knowledge_base: %w", err)
 	}
 	return text(renderQuery(res)), res, nil
 }
 
-func (t *tools) readPage(ctx context.Context, _ *sdk.CallToolRequest, in PageInput) (*sdk.CallToolResult, *Page, error) {
-	pg, err := readPage(ctx, t.space, in.Path, in.Revision)
+func (t *tools) readPage(ctx context.Context, req *sdk.CallToolRequest, in PageInput) (*sdk.CallToolResult, *Page, error) {
+	pg, err := readPage(ctx, t.space, in.Path, in.Revision, t.callerOf(req))
 	if err != nil {
 		return nil, nil, fmt.Errorf("read_page: %w", err)
 	}
@@ -119,8 +120,9 @@ func (t *tools) readPage(ctx context.Context, _ *sdk.CallToolRequest, in PageInp
 }
 
 // readPage reads a page given by a caller, refusing any path that is not a
-// page of the space.
-func readPage(ctx context.Context, s *wiki.Space, p, rev string) (*Page, error) {
+// page of the space. A page above the caller's clearance is not found, and
+// the lines of an index page (a spoke) that name one are left out.
+func readPage(ctx context.Context, s *wiki.Space, p, rev string, who caller) (*Page, error) {
 	clean, err := content.CleanPath(p)
 	if err != nil {
 		return nil, err
@@ -139,10 +141,17 @@ func readPage(ctx context.Context, s *wiki.Space, p, rev string) (*Page, error) 
 		}
 		return nil, err
 	}
-	return &Page{Path: clean, Revision: at.Revision, Commit: string(head), Meta: at.Page.Meta, Content: string(at.Raw)}, nil
+	if !visible(ctx, s, head, at, who) {
+		return nil, fmt.Errorf("%s: no such page at commit %s: %w", clean, short(string(head)), wiki.ErrNotFound)
+	}
+	text := string(at.Raw)
+	if wiki.IsIndexPage(clean) && !who.owner {
+		text = redactIndex(ctx, s, head, clean, text, who)
+	}
+	return &Page{Path: clean, Revision: at.Revision, Commit: string(head), Meta: at.Page.Meta, Content: text}, nil
 }
 
-func (t *tools) browse(ctx context.Context, _ *sdk.CallToolRequest, in BrowseInput) (*sdk.CallToolResult, *Page, error) {
+func (t *tools) browse(ctx context.Context, req *sdk.CallToolRequest, in BrowseInput) (*sdk.CallToolResult, *Page, error) {
 	p := wiki.HubPath
 	if topic := strings.TrimSpace(in.Topic); topic != "" {
 		if !content.IsTopic(topic) {
@@ -150,7 +159,7 @@ func (t *tools) browse(ctx context.Context, _ *sdk.CallToolRequest, in BrowseInp
 		}
 		p = wiki.SpokePath(topic)
 	}
-	pg, err := readPage(ctx, t.space, p, "")
+	pg, err := readPage(ctx, t.space, p, "", t.callerOf(req))
 	if err != nil {
 		if p != wiki.HubPath && errors.Is(err, wiki.ErrNotFound) {
 			return nil, nil, fmt.Errorf("browse_index: no topic %q%s", in.Topic, t.topicsHint(ctx))

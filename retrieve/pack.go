@@ -36,6 +36,7 @@ type candidate struct {
 	title  string
 	review bool
 	fused  float64
+	from   string // the superseded page this successor answers for
 }
 
 // pick walks the fused groups best first and keeps the first K whose page is
@@ -44,6 +45,7 @@ type candidate struct {
 // the revision cited is the one at head.
 func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, groups []*group, req Request, review map[string]bool) ([]candidate, error) {
 	var out []candidate
+	taken := map[string]bool{}
 	for i, g := range groups {
 		if len(out) == req.K || i >= 4*req.K {
 			break
@@ -66,10 +68,26 @@ func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, group
 		if err != nil {
 			continue // unreadable now (a broken page): it cannot be cited
 		}
-		if !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, e.space, head, pa, req) {
+		if !cleared(e.space, req, pa.Page.Meta) {
+			continue // above the reader's clearance: never returned nor named
+		}
+		from := ""
+		if succ := successorOf(ctx, e.space, head, pa, req); succ != nil && cleared(e.space, req, succ.Page.Meta) {
+			// A superseded page is never an answer: its successor is.
+			ns, ok, err := successorSection(ctx, ix, succ, req)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			from, sec, pa = pa.Path, ns, succ
+		}
+		if taken[pa.Path] || !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, e.space, head, pa, req) {
 			continue
 		}
-		c := candidate{g: g, sec: sec, page: pa, title: sec.Title, fused: g.fused,
+		taken[pa.Path] = true
+		c := candidate{g: g, sec: sec, page: pa, title: sec.Title, fused: g.fused, from: from,
 			review: review[sec.Path] || review[g.key] || review["sources/"+g.key] || review["summaries/"+g.key]}
 		// Other matching sections of the group (of this page, or of its
 		// source or summary) are evidence for sufficiency.
@@ -99,7 +117,13 @@ func sourceActive(ctx context.Context, s *wiki.Space, head wiki.Rev, pa *wiki.Pa
 	if err != nil {
 		return true // a source gone or unreadable is lint's to report
 	}
-	return src.Page.Meta.Active(req.Now)
+	// A summary says what its source says: it is as classified as it.
+	return src.Page.Meta.Active(req.Now) && cleared(s, req, src.Page.Meta)
+}
+
+// cleared reports whether the reader may see a page of meta m.
+func cleared(s *wiki.Space, req Request, m content.Meta) bool {
+	return req.Clearance == "" || content.Cleared(req.Clearance, m.Classification, s.Config().SpaceClassification())
 }
 
 // representative is the section that stands for a group: its best, except

@@ -21,8 +21,9 @@ var ErrEmptyQuestion = errors.New("empty question: ask something")
 var ErrBudgetTooSmall = fmt.Errorf("budget too small: an excerpt needs at least %d tokens", MinBudget)
 
 // inactive are the statuses the index never returns; expiry by date is
-// checked on the page itself (content.Meta.Active).
-var inactive = []string{content.StatusStale, content.StatusRetracted, content.StatusExpired}
+// checked on the page itself (content.Meta.Active). A superseded page is
+// searched so that a question matching it finds its successor (pick).
+var inactive = []string{content.StatusStale, content.StatusRetracted, content.StatusExpired, content.StatusObsolete, content.StatusArchived}
 
 // Query answers a question from the space at its head: navigation through
 // the hub's topics and their spokes, fused with full-text search over every
@@ -122,6 +123,7 @@ func (e *Engine) answer(ctx context.Context, h *handle, head wiki.Rev, req Reque
 	}
 	res.Sufficient = true
 	res.Results, res.Tokens = pack(picked, terms, req)
+	res.Trace.Superseded = redirects(picked, res.Results)
 	return res, nil
 }
 

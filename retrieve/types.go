@@ -9,6 +9,10 @@ type Request struct {
 	K        int       // at most this many results
 	Budget   int       // context budget in tokens (see EstimateTokens)
 	Now      time.Time // decides which time_bound pages have expired
+	// Clearance is the highest classification the reader may see; pages
+	// above it are never returned nor named. "" reads everything, as the
+	// repository's owner does (the CLI).
+	Clearance string
 }
 
 // Defaults for a Request's zero values.
@@ -62,4 +66,7 @@ type Trace struct {
 	Reason     string   `json:"reason,omitempty"`   // why the answer is insufficient, when it is
 	Channels   []string `json:"channels,omitempty"` // channels that produced candidates: spokes, sections, pages, feedback
 	Expanded   []string `json:"expanded,omitempty"` // short forms searched besides the long forms the question spells out ("wg" for "working group")
+	// Superseded lists the superseded pages the question matched and the
+	// successors that answered in their place.
+	Superseded []Redirect `json:"superseded,omitempty"`
 }

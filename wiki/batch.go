@@ -30,6 +30,8 @@ const (
 	RoleFindings  = "findings"
 	RoleRestored  = "restored"
 	RoleExpired   = "expired"
+	RoleRetired   = "retired"   // superseded or retracted: its lifecycle fields changed
+	RoleSuccessor = "successor" // the page that supersedes another, now listing it
 )
 
 // derived roles are recomputed on whatever head a batch lands on, so a
@@ -84,6 +86,15 @@ type Result struct {
 	Pages           []Written `json:"pages"`
 	NotUpdated      []Skipped `json:"not_updated,omitempty"`
 	WorktreeSkipped []string  `json:"worktree_skipped,omitempty"`
+	// Revised lists the pages the batch wrote as a new revision of a page
+	// that was already there (a source ingested again).
+	Revised []Revised `json:"revised,omitempty"`
+}
+
+// Revised is a page a batch revised, and the revision it replaced.
+type Revised struct {
+	Path string `json:"path"`
+	From string `json:"from"` // blob id of the page before the batch
 }
 
 // NewBatchID returns a fresh batch id: b-YYYYMMDD-<6 hex>.
@@ -161,7 +172,7 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
 	b := tx.batch
 	var changes []gitstore.Change
-	res := &Result{Batch: b.ID, Kind: b.Kind, Pages: []Written{}, NotUpdated: tx.skipped}
+	res := &Result{Batch: b.ID, Kind: b.Kind, Pages: []Written{}, NotUpdated: tx.skipped, Revised: tx.revised}
 	for _, p := range tx.order {
 		st := tx.staged[p]
 		if st.deleted {
@@ -247,6 +258,7 @@ type Tx struct {
 	staged  map[string]*staged
 	order   []string
 	skipped []Skipped
+	revised []Revised
 	// memberships records, for each page whose spoke entry may change, its
 	// state before the batch, so spokes are updated incrementally.
 	before map[string]*member
@@ -369,6 +381,12 @@ func (tx *Tx) Delete(ctx context.Context, p string, role string) error {
 // Skip records that the batch left p alone, and why (a human-owned page).
 func (tx *Tx) Skip(p, reason string) {
 	tx.skipped = append(tx.skipped, Skipped{Path: p, Reason: reason})
+}
+
+// Revise records that the batch writes p as a new revision of the page
+// that was there at revision from; the result lists it.
+func (tx *Tx) Revise(p, from string) {
+	tx.revised = append(tx.revised, Revised{Path: p, From: from})
 }
 
 func (tx *Tx) stage(p string, st *staged) {

@@ -8,14 +8,16 @@ import (
 
 // Batch kinds, as written in the Batch-Kind trailer.
 const (
-	KindInit     = "init"
-	KindIngest   = "ingest"
-	KindImport   = "import"
-	KindFileBack = "file-back"
-	KindRetro    = "retro"
-	KindRevert   = "revert"
-	KindLint     = "lint"
-	KindReap     = "reap"
+	KindInit      = "init"
+	KindIngest    = "ingest"
+	KindImport    = "import"
+	KindFileBack  = "file-back"
+	KindRetro     = "retro"
+	KindRevert    = "revert"
+	KindLint      = "lint"
+	KindReap      = "reap"
+	KindSupersede = "supersede"
+	KindRetract   = "retract"
 )
 
 // Trailers are the machine-readable lines at the end of a batch commit

@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -24,44 +25,15 @@ type RevertOptions struct {
 // revert's entry. When a later commit changed one of the batch's own pages
 // it refuses with the list of paths, and writes nothing.
 func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Result, error) {
-	c, err := s.FindBatch(ctx, id)
-	if err != nil {
-		return nil, fmt.Errorf("revert %s: %w", id, err)
-	}
-	if c.Batch.Kind == KindInit {
-		return nil, fmt.Errorf("revert %s: the batch that created the space cannot be reverted", id)
-	}
-	if c.Parent == "" {
-		return nil, fmt.Errorf("revert %s: batch has no parent commit", id)
-	}
-	changed, err := s.Diff(ctx, Rev(c.Parent), Rev(c.Hash))
+	c, changed, err := s.revertable(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	b := Batch{Kind: KindRevert, Title: "revert " + id + " (" + strings.TrimPrefix(c.Subject, c.Batch.Kind+": ") + ")",
 		ApprovedBy: opts.ApprovedBy, Author: opts.Author, When: opts.When, Reverts: id}
 	return s.Apply(ctx, b, func(ctx context.Context, tx *Tx) error {
-		later, err := s.Diff(ctx, Rev(c.Hash), tx.Head())
-		if err != nil {
+		if err := s.checkRevert(ctx, id, c, changed, tx.Head(), tx.ReadPage, opts); err != nil {
 			return err
-		}
-		laterSet := map[string]bool{}
-		for _, l := range later {
-			laterSet[l.Path] = true
-		}
-		var clash []string
-		for _, fc := range changed {
-			if !IsIndexPage(fc.Path) && laterSet[fc.Path] {
-				clash = append(clash, fc.Path)
-			}
-		}
-		if len(clash) > 0 {
-			sort.Strings(clash)
-			op := "revert " + id
-			if by := s.revertedBy(ctx, id, c.Hash, tx.Head()); by != "" {
-				op += " (already reverted by " + by + ")"
-			}
-			return &ConflictError{Op: op, Paths: clash}
 		}
 		for _, fc := range changed {
 			if IsIndexPage(fc.Path) {
@@ -95,6 +67,139 @@ func (s *Space) Revert(ctx context.Context, id string, opts RevertOptions) (*Res
 		}
 		return nil
 	})
+}
+
+// ErrPeoplesPages is wrapped by the refusal of an agent's revert that
+// would delete a page a person owns or change its body.
+var ErrPeoplesPages = errors.New("an agent may not delete or rewrite pages people own")
+
+// checkAgentRevert refuses an agent's revert that would delete a page a
+// person owns (author.kind human, or no author), or give it another body:
+// pt never rewrites a person's page on an agent's behalf. Lifecycle fields
+// alone may change back (the revert of a supersede).
+func (s *Space) checkAgentRevert(ctx context.Context, id, kind string, changed []FileChange, read func(context.Context, string) (*PageAt, error)) error {
+	var theirs []string
+	for _, fc := range changed {
+		if IsIndexPage(fc.Path) || !strings.HasSuffix(fc.Path, ".md") || fc.From == "" && kind == KindImport && s.isOriginal(ctx, fc) {
+			continue // what the revert leaves alone anyway
+		}
+		cur, err := read(ctx, fc.Path)
+		if err != nil || !cur.Page.Meta.OwnedByHuman() {
+			continue // absent (the revert adds it back) or unreadable (no owner to tell)
+		}
+		if fc.From != "" {
+			data, err := s.ReadBlob(ctx, fc.From)
+			if err != nil {
+				return err
+			}
+			if old, err := content.Parse(fc.Path, data); err == nil && bytes.Equal(old.Body, cur.Page.Body) {
+				continue
+			}
+		}
+		who := cur.Page.Meta.Author.Name
+		if who == "" {
+			who = "no author: a person's"
+		}
+		theirs = append(theirs, fc.Path+" ("+who+")")
+	}
+	if len(theirs) == 0 {
+		return nil
+	}
+	sort.Strings(theirs)
+	return fmt.Errorf("revert %s: %w: %s; a person can revert it with pt revert", id, ErrPeoplesPages, strings.Join(theirs, ", "))
+}
+
+// revertable finds batch id and what it changed, refusing the batches
+// that cannot be reverted.
+func (s *Space) revertable(ctx context.Context, id string) (*Commit, []FileChange, error) {
+	c, err := s.FindBatch(ctx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("revert %s: %w", id, err)
+	}
+	if c.Batch.Kind == KindInit {
+		return nil, nil, fmt.Errorf("revert %s: the batch that created the space cannot be reverted", id)
+	}
+	if c.Parent == "" {
+		return nil, nil, fmt.Errorf("revert %s: batch has no parent commit", id)
+	}
+	changed, err := s.Diff(ctx, Rev(c.Parent), Rev(c.Hash))
+	if err != nil {
+		return nil, nil, err
+	}
+	return &c, changed, nil
+}
+
+// checkRevert refuses a revert at head when a later commit changed one of
+// the batch's own pages, or when an agent would delete or rewrite a
+// person's page.
+func (s *Space) checkRevert(ctx context.Context, id string, c *Commit, changed []FileChange, head Rev, read func(context.Context, string) (*PageAt, error), opts RevertOptions) error {
+	later, err := s.Diff(ctx, Rev(c.Hash), head)
+	if err != nil {
+		return err
+	}
+	laterSet := map[string]bool{}
+	for _, l := range later {
+		laterSet[l.Path] = true
+	}
+	var clash []string
+	for _, fc := range changed {
+		if !IsIndexPage(fc.Path) && laterSet[fc.Path] {
+			clash = append(clash, fc.Path)
+		}
+	}
+	if len(clash) > 0 {
+		sort.Strings(clash)
+		op := "revert " + id
+		if by := s.revertedBy(ctx, id, c.Hash, head); by != "" {
+			op += " (already reverted by " + by + ")"
+		}
+		return &ConflictError{Op: op, Paths: clash}
+	}
+	if opts.Author.Kind == content.AuthorAgent {
+		return s.checkAgentRevert(ctx, id, c.Batch.Kind, changed, read)
+	}
+	return nil
+}
+
+// RevertStep is what a revert would do to one page: delete it (the batch
+// added it) or restore it, and who owns the page as it is now.
+type RevertStep struct {
+	Path       string         `json:"path"`
+	Action     string         `json:"action"` // delete | restore
+	Owner      content.Author `json:"owner,omitzero"`
+	HumanOwned bool           `json:"human_owned"`
+}
+
+// PlanRevert says what Revert would do at the head, writing nothing, and
+// refuses as Revert would.
+func (s *Space) PlanRevert(ctx context.Context, id string, opts RevertOptions) ([]RevertStep, error) {
+	c, changed, err := s.revertable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	head, err := s.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	read := func(ctx context.Context, p string) (*PageAt, error) { return s.ReadPage(ctx, head, p) }
+	if err := s.checkRevert(ctx, id, c, changed, head, read, opts); err != nil {
+		return nil, err
+	}
+	steps := []RevertStep{}
+	for _, fc := range changed {
+		if IsIndexPage(fc.Path) || fc.From == "" && c.Batch.Kind == KindImport && s.isOriginal(ctx, fc) {
+			continue
+		}
+		st := RevertStep{Path: fc.Path, Action: "restore"}
+		if fc.From == "" {
+			st.Action = "delete"
+		}
+		if pa, err := read(ctx, fc.Path); err == nil {
+			st.Owner, st.HumanOwned = pa.Page.Meta.Author, pa.Page.Meta.OwnedByHuman()
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
 }
 
 // revertedBy names the latest batch between commit (exclusive) and head

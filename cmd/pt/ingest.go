@@ -24,8 +24,11 @@ func newIngestCmd(e *env) *cobra.Command {
 		Long: "pt ingest writes a source verbatim under sources/, an extractive summary under summaries/\n" +
 			"pinned to it, a link back on each --related page a person does not own, and the spokes,\n" +
 			"hub and log entry, all as one commit that pt revert undoes. It reads FILE, or stdin for -\n" +
-			"or no argument. Nothing is written when the source is refused (empty, binary, not UTF-8,\n" +
-			"too large, malformed frontmatter, or carrying a secret).",
+			"or no argument. A source already in the space (the same slug, or --update PATH) is revised:\n" +
+			"a new revision of the same page, its summary regenerated and pinned to it; the same text\n" +
+			"again refreshes a summary left behind by edits made in git. Nothing is written when the\n" +
+			"source is refused (empty, binary, not UTF-8, too large, malformed frontmatter, or carrying\n" +
+			"a secret).",
 		Args: argsN(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(src.ApprovedBy) == "" {
@@ -35,12 +38,12 @@ func newIngestCmd(e *env) *cobra.Command {
 			if len(args) == 1 {
 				name = args[0]
 			}
-			body, err := readSource(e, name, src.Title)
+			body, err := readSource(e, name, src.Title != "" || src.Update != "")
 			if err != nil {
 				return err
 			}
 			src.Body = body
-			if src.Title == "" && name != "-" {
+			if src.Title == "" && src.Update == "" && name != "-" {
 				if pg, err := content.Parse(name, body); err == nil && pg.Meta.Title == "" {
 					src.Title = content.TitleFromPath(name)
 				}
@@ -68,17 +71,19 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringVar(&src.Summary, "summary", "", "a one-line summary (default: extracted from the text)")
 	f.StringArrayVar(&src.Topics, "topic", nil, "a topic of the source (repeatable; default: assigned from the space's taxonomy)")
 	f.StringArrayVar(&src.Related, "related", nil, "a page to link back to the new summary (repeatable)")
-	f.StringVar(&src.Slug, "slug", "", "the name of sources/<slug>.md (default: from the title)")
+	f.StringVar(&src.Slug, "slug", "", "the name of sources/<slug>.md (default: from the title); a source already there is revised")
+	f.StringVar(&src.Update, "update", "", "revise this source page of the space (a path such as sources/x.md)")
 	return cmd
 }
 
-// readSource reads the source from a file or stdin, refusing more than the
+// readSource reads the source from a file or stdin (which needs a title,
+// or the page the source revises, to name it), refusing more than the
 // largest source any space accepts (read one byte past it so the ingest
 // reports the size) without reading a huge file whole.
-func readSource(e *env, name, title string) ([]byte, error) {
+func readSource(e *env, name string, named bool) ([]byte, error) {
 	var r io.Reader
 	if name == "-" {
-		if title == "" {
+		if !named {
 			return nil, usageError{errors.New("--title is required when reading stdin")}
 		}
 		r = e.stdin

@@ -73,6 +73,9 @@ func renderResult(w io.Writer, res *retrieve.Result) {
 		fmt.Fprintf(w, "; also searched as: %s", strings.Join(res.Trace.Expanded, ", "))
 	}
 	fmt.Fprintln(w)
+	for _, r := range res.Trace.Superseded {
+		fmt.Fprintf(w, "%s is superseded: answered from %s\n", r.From, r.To)
+	}
 	for i, h := range res.Results {
 		loc := h.Path
 		if h.Anchor != "" {

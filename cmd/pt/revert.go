@@ -56,6 +56,9 @@ func printResult(w io.Writer, res *wiki.Result) {
 		}
 		fmt.Fprintf(w, "  %-8s %-9s %s\n", verb, p.Role, p.Path)
 	}
+	for _, r := range res.Revised {
+		fmt.Fprintf(w, "  revised  %s (was %s)\n", r.Path, short(r.From))
+	}
 	for _, s := range res.NotUpdated {
 		fmt.Fprintf(w, "  skipped  %s: %s\n", s.Path, s.Reason)
 	}

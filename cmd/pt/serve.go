@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptwiki/pt/mcp"
 	"github.com/ptwiki/pt/retrieve"
+	"github.com/ptwiki/pt/wiki"
 )
 
 func init() { register(newServeCmd) }
@@ -40,10 +41,18 @@ func newServeCmd(e *env) *cobra.Command {
 			defer eng.Close()
 			stopIndex := startIndexFollow(e, eng, indexEvery)
 			defer stopIndex()
-			srv := mcp.NewServer(s, mcp.Options{Engine: eng})
 			if !cmd.Flags().Changed("http") {
+				// A local agent a developer started: its writes are
+				// approved by the repository's person, and it reads as
+				// the repository's owner.
+				approver, _ := wiki.GitUser(s.Dir())
+				if approver == "" {
+					approver = e.identity().Name
+				}
+				srv := mcp.NewServer(s, mcp.Options{Engine: eng, LocalApprover: approver, LocalOwner: true})
 				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
 			}
+			srv := mcp.NewServer(s, mcp.Options{Engine: eng})
 			if addr == "" {
 				return usageError{errors.New("--http needs an address, e.g. " + mcp.DefaultAddr)}
 			}

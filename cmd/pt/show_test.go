@@ -27,8 +27,9 @@ func TestShowRevBatch(t *testing.T) {
 		t.Fatal(errs)
 	}
 	var batches, sources []string
-	for _, body := range []string{"The ledger uses Postgres.\n", "The ledger moved to CockroachDB.\n"} {
-		code, out, errs := ptRun(t, body, "--kb", kb, "--json", "ingest", "-", "--title", "Ledger store", "--approved-by", "dana")
+	for i, body := range []string{"The ledger uses Postgres.\n", "The ledger moved to CockroachDB.\n"} {
+		title := []string{"Ledger store", "Ledger migration"}[i]
+		code, out, errs := ptRun(t, body, "--kb", kb, "--json", "ingest", "-", "--title", title, "--approved-by", "dana")
 		if code != 0 {
 			t.Fatal(errs)
 		}

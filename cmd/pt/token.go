@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/mcp"
 )
 
@@ -19,14 +20,14 @@ func newTokenCmd(e *env) *cobra.Command {
 		Short: "manage the bearer tokens of pt serve --http",
 		Long:  "Tokens are stored as SHA-256 hashes in the repository's .git directory (never committed).\nA read token may call the read tools; a write token may also ingest, revert and file back.",
 	}
-	var name, scope string
+	var name, person, scope, clearance string
 	create := &cobra.Command{
 		Use:   "create",
 		Short: "create a token and print it once",
 		Args:  argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if name == "" {
-				return usageError{errors.New("--name is required")}
+			if name == "" && person == "" {
+				return usageError{errors.New("--name or --for is required")}
 			}
 			if scope != mcp.ScopeRead && scope != mcp.ScopeWrite {
 				return usageError{fmt.Errorf("--scope must be read or write, not %q", scope)}
@@ -36,7 +37,7 @@ func newTokenCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			secret, tok, err := mcp.OpenTokens(s).Create(name, scope, s.Now())
+			secret, tok, err := mcp.OpenTokens(s).Issue(mcp.TokenSpec{Name: name, For: person, Scope: scope, Clearance: clearance}, s.Now())
 			if err != nil {
 				return err
 			}
@@ -46,11 +47,17 @@ func newTokenCmd(e *env) *cobra.Command {
 			}{tok, secret}
 			return e.emit(out, func(w io.Writer) {
 				fmt.Fprintln(w, secret)
-				fmt.Fprintf(e.stderr, "pt: token %q (%s) created; it is shown only this once: send it as \"Authorization: Bearer <token>\"\n", name, scope)
+				whose := "an agent's token: its writes carry no approver"
+				if tok.For != "" {
+					whose = tok.For + "'s token: its writes are approved by " + tok.For
+				}
+				fmt.Fprintf(e.stderr, "pt: token %q (%s; %s) created; it is shown only this once: send it as \"Authorization: Bearer <token>\"\n", tok.Name, scope, whose)
 			})
 		},
 	}
-	create.Flags().StringVar(&name, "name", "", "the token's name: the author of what its agent writes (required)")
+	create.Flags().StringVar(&name, "name", "", "the token's name: the author of what its agent writes (default: the --for person)")
+	create.Flags().StringVar(&person, "for", "", "the person the token belongs to, who approves what its client writes (default: none, an agent's token)")
+	create.Flags().StringVar(&clearance, "clearance", "", "the highest classification its client may read (default UNCLASSIFIED)")
 	create.Flags().StringVar(&scope, "scope", mcp.ScopeRead, "read or write")
 
 	list := &cobra.Command{
@@ -72,7 +79,15 @@ func newTokenCmd(e *env) *cobra.Command {
 					fmt.Fprintln(w, "no tokens")
 				}
 				for _, t := range toks {
-					fmt.Fprintf(w, "%-24s %-5s created %s\n", t.Name, t.Scope, t.Created.UTC().Format(time.RFC3339))
+					whose := "agent"
+					if t.For != "" {
+						whose = "for " + t.For
+					}
+					clr := t.Clearance
+					if clr == "" {
+						clr = content.Unclassified
+					}
+					fmt.Fprintf(w, "%-24s %-5s %-12s %-12s created %s\n", t.Name, t.Scope, whose, clr, t.Created.UTC().Format(time.RFC3339))
 				}
 			})
 		},
