@@ -37,7 +37,7 @@ func newServeCmd(e *env) *cobra.Command {
 			defer stopSync()
 			stopIndex := startIndexFollow(e, s, indexEvery)
 			defer stopIndex()
-			srv := mcp.NewServer(s, mcp.Options{})
+			srv := mcp.NewServer(s, mcp.Options{Version: buildVersion()})
 			if !cmd.Flags().Changed("http") {
 				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
 			}
