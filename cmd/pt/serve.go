@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"time"
 
@@ -61,6 +62,7 @@ func newServeCmd(e *env) *cobra.Command {
 				ln.Close()
 				return err
 			}
+			h = mcp.LogRequests(mcp.WithInfo(h, buildVersion(), authMode), slog.New(slog.NewTextHandler(e.stderr, nil)))
 			fmt.Fprintf(e.stderr, "pt: serving %s over MCP at http://%s%s (auth: %s)\n", s.Dir(), opts.Addr, mcp.DefaultPath, authMode)
 			if opts.Tokens != nil {
 				if toks, err := opts.Tokens.List(); err == nil && len(toks) == 0 {
