@@ -46,6 +46,7 @@ func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error
 type checked struct {
 	src     Source
 	title   string
+	aliases []string
 	kind    string
 	slug    string
 	page    *content.Page // the source as parsed: its own frontmatter keys survive
@@ -84,9 +85,10 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	title := strings.Join(strings.Fields(src.Title), " ")
-	if title == "" {
-		title = strings.Join(strings.Fields(pg.Meta.Title), " ")
+	title := sourceTitle(src.Title, pg)
+	aliases := cleanAliases(src.Aliases, title)
+	if title == "" && len(aliases) > 0 {
+		title, aliases = aliases[0], aliases[1:]
 	}
 	if title == "" {
 		return nil, fmt.Errorf("ingest %s: %w", name, ErrNoTitle)
@@ -94,7 +96,7 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if src.Slug == "" && src.Title == "" {
 		slug = content.Slug(title)
 	}
-	in := &checked{src: src, title: title, kind: kind, slug: slug, page: pg}
+	in := &checked{src: src, title: title, aliases: aliases, kind: kind, slug: slug, page: pg}
 	for _, r := range src.Related {
 		p, err := content.CleanPath(strings.TrimSpace(r))
 		if err != nil {
@@ -145,13 +147,13 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 		author.Kind = content.AuthorAgent
 	}
 	rev, err := putSource(ctx, tx, srcPath, in.page, sourceMeta{
-		title: in.title, kind: in.kind, topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy,
+		title: in.title, aliases: in.aliases, kind: in.kind, topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy,
 	})
 	if err != nil {
 		return err
 	}
 	if err := putSummary(ctx, tx, sumPath, summaryInput{
-		title: in.title, kind: in.kind, topics: topics, line: line, source: srcPath, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: b.When,
+		title: in.title, aliases: in.aliases, kind: in.kind, topics: topics, line: line, source: srcPath, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: b.When,
 	}); err != nil {
 		return err
 	}
@@ -222,6 +224,33 @@ func cleanTopics(ts []string) []string {
 		}
 		seen[slug] = true
 		out = append(out, t)
+	}
+	return out
+}
+
+// sourceTitle is the title a source goes by: the caller's, else its
+// frontmatter's, else its first H1, on one line; "" when it has none.
+func sourceTitle(given string, pg *content.Page) string {
+	for _, t := range []string{given, pg.Meta.Title} {
+		if t = strings.Join(strings.Fields(t), " "); t != "" {
+			return t
+		}
+	}
+	return content.FirstH1(pg.Body)
+}
+
+// cleanAliases puts each alias on one line and drops empty ones and those
+// that repeat the title or each other.
+func cleanAliases(as []string, title string) []string {
+	var out []string
+	seen := map[string]bool{strings.ToLower(title): true}
+	for _, a := range as {
+		a = strings.Join(strings.Fields(a), " ")
+		if a == "" || seen[strings.ToLower(a)] {
+			continue
+		}
+		seen[strings.ToLower(a)] = true
+		out = append(out, a)
 	}
 	return out
 }
