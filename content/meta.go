@@ -88,6 +88,7 @@ func (a Author) IsZero() bool { return a.Kind == "" && a.Name == "" }
 // kept by Page and written back unchanged.
 type Meta struct {
 	Title          string     `yaml:"title,omitempty" json:"title,omitempty"`
+	Aliases        []string   `yaml:"aliases,omitempty" json:"aliases,omitempty"` // other names, searched as the title is
 	Kind           string     `yaml:"kind,omitempty" json:"kind,omitempty"`
 	Topics         []string   `yaml:"topics,omitempty" json:"topics,omitempty"`
 	Summary        string     `yaml:"summary,omitempty" json:"summary,omitempty"`

@@ -26,13 +26,21 @@ const (
 
 // corpusDoc is what topic derivation needs to know of one file.
 type corpusDoc struct {
-	rel    string // slash path relative to the corpus root
-	title  string
-	body   []byte
-	topics []string
+	rel   string // slash path relative to the corpus root
+	title string
+	// aliases are the file name's words when the title is not from it;
+	// topics are matched on both.
+	aliases []string
+	body    []byte
+	topics  []string
 	// links are the corpus files this one links to, with the heading of
 	// the section each link sits in ("" before the first heading).
 	links []docLink
+}
+
+// names is the title and the aliases, the words topics are matched on.
+func (d *corpusDoc) names() string {
+	return strings.Join(append([]string{d.title}, d.aliases...), " ")
 }
 
 type docLink struct {
@@ -51,7 +59,7 @@ func deriveTopics(docs []*corpusDoc, tax *taxonomy, root string) {
 			continue
 		}
 		if tax != nil {
-			d.topics = tax.match(d.title, d.body)
+			d.topics = tax.match(d.names(), d.body)
 		}
 		if len(d.topics) == 0 {
 			rest = append(rest, d)
@@ -65,12 +73,12 @@ func deriveTopics(docs []*corpusDoc, tax *taxonomy, root string) {
 	derived := newTaxonomy()
 	for _, d := range docs {
 		for _, t := range d.topics {
-			derived.topic(t).addVocab(d.title, 1)
+			derived.topic(t).addVocab(d.names(), 1)
 		}
 	}
 	derived.finish()
 	for _, d := range rest {
-		d.topics = derived.match(d.title, d.body)
+		d.topics = derived.match(d.names(), d.body)
 		if len(d.topics) == 0 {
 			d.topics = []string{root}
 		}

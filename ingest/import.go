@@ -271,9 +271,13 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 		return nil, &badFile{unwrapIngest(rel, err)}
 	}
 	d.data, d.page, d.blob, d.body = data, pg, wiki.BlobID(data), pg.Body
-	d.title = oneLine(pg.Meta.Title)
-	if d.title == "" {
-		d.title = content.TitleFromPath(rel)
+	// Titled like an ingested file: its frontmatter, else its first H1,
+	// else its file name, whose words stay searchable as an alias.
+	d.title = sourceTitle("", pg)
+	if fromPath := content.TitleFromPath(rel); d.title == "" {
+		d.title = fromPath
+	} else if pg.Meta.Title == "" {
+		d.aliases = cleanAliases([]string{fromPath}, d.title)
 	}
 	d.topics = cleanTopics(pg.Meta.Topics)
 	return d, nil
@@ -432,7 +436,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 	if !d.inPlace {
 		var err error
 		d.srcData, err = sourceBytes(d.page, sourceMeta{
-			title: d.title, kind: SourceDoc, topics: topics, summary: line, author: author,
+			title: d.title, aliases: d.aliases, kind: SourceDoc, topics: topics, summary: line, author: author,
 			approvedBy: opts.ApprovedBy, origin: d.rel + "@" + d.blob, created: st.created,
 		}, b)
 		if err != nil {
@@ -441,7 +445,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 	}
 	var err error
 	d.sumData, err = summaryBytes(d.summary, summaryInput{
-		title: d.title, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: wiki.BlobID(d.srcData),
+		title: d.title, aliases: d.aliases, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: wiki.BlobID(d.srcData),
 		summary: sum, approvedBy: opts.ApprovedBy, created: st.created, prev: st.summary,
 	}, b)
 	return err

@@ -52,6 +52,7 @@ func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error
 type checked struct {
 	src       Source
 	title     string
+	aliases   []string
 	kind      string
 	kindGiven bool // the caller named the kind (a revision must keep it)
 	slug      string
@@ -95,9 +96,10 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	title := strings.Join(strings.Fields(src.Title), " ")
-	if title == "" {
-		title = strings.Join(strings.Fields(pg.Meta.Title), " ")
+	title := sourceTitle(src.Title, pg)
+	aliases := cleanAliases(src.Aliases, title)
+	if title == "" && len(aliases) > 0 {
+		title, aliases = aliases[0], aliases[1:]
 	}
 	if title == "" && strings.TrimSpace(src.Update) == "" {
 		return nil, fmt.Errorf("ingest %s: %w", name, ErrNoTitle)
@@ -105,7 +107,7 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if src.Slug == "" && src.Title == "" {
 		slug = content.Slug(title)
 	}
-	in := &checked{src: src, title: title, kind: kind, kindGiven: strings.TrimSpace(src.Kind) != "", slug: slug, page: pg}
+	in := &checked{src: src, title: title, aliases: aliases, kind: kind, kindGiven: strings.TrimSpace(src.Kind) != "", slug: slug, page: pg}
 	for _, r := range src.Related {
 		p, err := content.CleanPath(strings.TrimSpace(r))
 		if err != nil {
@@ -162,7 +164,7 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	if author.Kind == "" {
 		author.Kind = content.AuthorAgent
 	}
-	m := sourceMeta{title: in.title, kind: t.kind(in.kind), topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy}
+	m := sourceMeta{title: in.title, aliases: in.aliases, kind: t.kind(in.kind), topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy}
 	pg := in.page
 	if t.prev != nil {
 		m.created = t.prev.Page.Meta.Created
@@ -173,7 +175,7 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 		return err
 	}
 	if err := putSummary(ctx, tx, t.sum, t.summaryInput(summaryInput{
-		title: in.title, kind: m.kind, topics: topics, line: line, source: t.src, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: tx.Batch().When,
+		title: in.title, aliases: in.aliases, kind: m.kind, topics: topics, line: line, source: t.src, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: tx.Batch().When,
 	})); err != nil {
 		return err
 	}
@@ -251,6 +253,33 @@ func cleanTopics(ts []string) []string {
 		}
 		seen[slug] = true
 		out = append(out, t)
+	}
+	return out
+}
+
+// sourceTitle is the title a source goes by: the caller's, else its
+// frontmatter's, else its first H1, on one line; "" when it has none.
+func sourceTitle(given string, pg *content.Page) string {
+	for _, t := range []string{given, pg.Meta.Title} {
+		if t = strings.Join(strings.Fields(t), " "); t != "" {
+			return t
+		}
+	}
+	return content.FirstH1(pg.Body)
+}
+
+// cleanAliases puts each alias on one line and drops empty ones and those
+// that repeat the title or each other.
+func cleanAliases(as []string, title string) []string {
+	var out []string
+	seen := map[string]bool{strings.ToLower(title): true}
+	for _, a := range as {
+		a = strings.Join(strings.Fields(a), " ")
+		if a == "" || seen[strings.ToLower(a)] {
+			continue
+		}
+		seen[strings.ToLower(a)] = true
+		out = append(out, a)
 	}
 	return out
 }

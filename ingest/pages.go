@@ -14,7 +14,7 @@ import (
 // frontmatter keys.
 type sourceMeta struct {
 	title, kind, summary, approvedBy, origin string
-	topics                                   []string
+	topics, aliases                          []string
 	author                                   content.Author
 	created                                  time.Time // zero: the batch time (a new page)
 }
@@ -35,6 +35,9 @@ func putSource(ctx context.Context, tx *wiki.Tx, p string, pg *content.Page, m s
 func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
 	meta := pg.Meta
 	meta.Title = m.title
+	if len(m.aliases) > 0 {
+		meta.Aliases = m.aliases
+	}
 	meta.Kind = content.KindSource
 	meta.SourceKind = m.kind
 	meta.Topics = m.topics
@@ -54,7 +57,7 @@ func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
 // summaryInput is what a summary page is built from.
 type summaryInput struct {
 	title, kind, line, source, revision, approvedBy string
-	topics                                          []string
+	topics, aliases                                 []string
 	summary                                         Summary
 	created                                         time.Time
 	prev                                            *content.Page // the page being rewritten, if any
@@ -86,6 +89,7 @@ func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
 	}
 	meta := content.Meta{
 		Title:   in.title,
+		Aliases: in.aliases,
 		Kind:    content.KindSummary,
 		Topics:  in.topics,
 		Summary: in.line,

@@ -26,10 +26,14 @@ const (
 var SourceKinds = []string{SourceMeetingNotes, SourceDecision, SourcePostmortem, SourceDoc, SourceChat, SourceOther}
 
 // Source is one piece of knowledge to ingest: its text and what the caller
-// knows about it. Only Body, ApprovedBy and a title (Title, or a title in
-// the body's own frontmatter) are required.
+// knows about it. Only Body, ApprovedBy and a title are required: Title,
+// else the body's frontmatter title, else its first H1, else the first of
+// Aliases.
 type Source struct {
 	Title string
+	// Aliases are other names of the source, such as the words of its file
+	// name: recorded on its pages and searched as the title is.
+	Aliases []string
 	// Body is the source verbatim. It may start with its own YAML
 	// frontmatter, whose keys are kept on the source page.
 	Body []byte

@@ -72,8 +72,15 @@ func pageDocs(p, rev string, data []byte) []index.Doc {
 	// The folders a page sits in name its subject as often as its title
 	// does (sig-network/role-sig-chair.md); they are searched as title.
 	searchTitle := title
+	// A source titled by its first H1 is searched by its file name's words
+	// (its alias) instead: the H1 is searched already, as the heading of
+	// the sections under it, and a title field holding both measured worse
+	// on k8s-community (docs/ingest.md).
+	if len(meta.Aliases) > 0 {
+		searchTitle = strings.Join(meta.Aliases, "; ")
+	}
 	if d := pathWords(p); d != "" {
-		searchTitle = title + " (" + d + ")"
+		searchTitle += " (" + d + ")"
 	}
 	docs := []index.Doc{{ID: p, Path: p, Type: typePage, PageKind: kind, Title: searchTitle, Summary: meta.Summary,
 		Topics: meta.Topics, Body: clip(string(body), 4*maxSectionBody), Revision: rev, Status: status, Family: fam}}

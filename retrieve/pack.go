@@ -203,7 +203,11 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		if kind == "" {
 			kind = content.KindPage
 		}
-		hits = append(hits, Hit{Path: c.sec.Path, Title: c.title, Revision: c.page.Revision, Score: score,
+		title := c.title
+		if m := c.page.Page.Meta; len(m.Aliases) > 0 && m.Title != "" {
+			title = m.Title // searched by its aliases, shown by its title
+		}
+		hits = append(hits, Hit{Path: c.sec.Path, Title: title, Revision: c.page.Revision, Score: score,
 			Excerpt: ex, NeedsReview: c.review, Heading: c.sec.Heading, Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
 	}
 	return hits, total

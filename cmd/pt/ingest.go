@@ -44,8 +44,14 @@ func newIngestCmd(e *env) *cobra.Command {
 			}
 			src.Body = body
 			if src.Title == "" && src.Update == "" && name != "-" {
+				// Titled by its frontmatter, else its first H1, else its
+				// file name; the file name's words stay searchable as an
+				// alias, and its pages are still named after the file.
 				if pg, err := content.Parse(name, body); err == nil && pg.Meta.Title == "" {
-					src.Title = content.TitleFromPath(name)
+					src.Aliases = []string{content.TitleFromPath(name)}
+					if src.Slug == "" {
+						src.Slug = content.Slug(src.Aliases[0])
+					}
 				}
 			}
 			src.Author = e.identity()
@@ -65,7 +71,7 @@ func newIngestCmd(e *env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&src.Title, "title", "", "the source's title (default: its frontmatter title, else the file name)")
+	f.StringVar(&src.Title, "title", "", "the source's title (default: its frontmatter title, else its first # heading, else the file name)")
 	f.StringVar(&src.ApprovedBy, "approved-by", "", "who approved the ingest (required)")
 	f.StringVar(&src.Kind, "kind", "", "the source's kind: "+strings.Join(ingest.SourceKinds, ", ")+" (default other)")
 	f.StringVar(&src.Summary, "summary", "", "a one-line summary (default: extracted from the text)")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,13 +49,22 @@ func printResult(w io.Writer, res *wiki.Result) {
 		fmt.Fprintf(w, "%s: nothing to change\n", res.Kind)
 		return
 	}
-	fmt.Fprintf(w, "%s batch %s: commit %s, %d paths\n", res.Kind, res.Batch, short(res.Commit), len(res.Pages))
+	fmt.Fprintf(w, "%s batch %s: commit %s, %s\n", res.Kind, res.Batch, short(res.Commit), count(len(res.Pages), "path"))
 	for _, p := range res.Pages {
-		verb := "wrote"
-		if p.Deleted {
+		verb, role := "wrote", p.Role
+		switch {
+		case p.Role == wiki.RoleRestored && p.Deleted:
+			verb, role = "deleted", "(the reverted batch added it)"
+		case p.Role == wiki.RoleRestored:
+			verb, role = "restored", "(as it was before the reverted batch)"
+		case p.Deleted:
 			verb = "deleted"
 		}
-		fmt.Fprintf(w, "  %-8s %-9s %s\n", verb, p.Role, p.Path)
+		if strings.HasPrefix(role, "(") {
+			fmt.Fprintf(w, "  %-8s %s %s\n", verb, p.Path, role)
+			continue
+		}
+		fmt.Fprintf(w, "  %-8s %-9s %s\n", verb, role, p.Path)
 	}
 	for _, r := range res.Revised {
 		fmt.Fprintf(w, "  revised  %s (was %s)\n", r.Path, short(r.From))

@@ -70,9 +70,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.PersistentFlags().StringVar(&e.kb, "kb", "", "the space's directory (default $PT_KB, else the nearest kb.yaml at or above the working directory)")
 	root.PersistentFlags().BoolVar(&e.json, "json", false, "print JSON")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = buildVersion()
+	root.SetVersionTemplate("pt {{.Version}}\n")
 	for _, f := range commands {
 		root.AddCommand(f(e))
+	}
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Short = "print the shell completion script: pt completion bash|zsh|fish|powershell"
+		needsSubcommand(c)
 	}
 	root.SetArgs(args)
 	err = root.ExecuteContext(ctx)
@@ -119,7 +125,21 @@ func (e *env) open() (*wiki.Space, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.kb != "" || os.Getenv("PT_KB") != "" {
+		flag := "--kb"
+		if e.kb == "" {
+			flag = "$PT_KB"
+		}
+		if st, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("%s %s: no such directory", flag, dir)
+		} else if !st.IsDir() {
+			return nil, fmt.Errorf("%s %s: not a directory (name the folder that holds kb.yaml)", flag, dir)
+		}
+	}
 	s, err := e.openAt(e.ctx, dir)
+	if errors.Is(err, wiki.ErrNotFound) && (e.kb != "" || os.Getenv("PT_KB") != "") {
+		return nil, fmt.Errorf("%s is in no git repository, so it holds no space: run pt init there, or name a space's folder", dir)
+	}
 	if errors.Is(err, wiki.ErrNoSpace) && (e.kb != "" || os.Getenv("PT_KB") != "") {
 		// --kb and $PT_KB name the space's own folder; say which folder
 		// holds one when dir is below it.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"time"
 
@@ -49,10 +50,10 @@ func newServeCmd(e *env) *cobra.Command {
 				if approver == "" {
 					approver = e.identity().Name
 				}
-				srv := mcp.NewServer(s, mcp.Options{Engine: eng, LocalApprover: approver, LocalOwner: true})
+				srv := mcp.NewServer(s, mcp.Options{Version: buildVersion(), Engine: eng, LocalApprover: approver, LocalOwner: true})
 				return mcp.ServeStdio(e.ctx, srv, e.stdin, e.stdout)
 			}
-			srv := mcp.NewServer(s, mcp.Options{Engine: eng})
+			srv := mcp.NewServer(s, mcp.Options{Version: buildVersion(), Engine: eng})
 			if addr == "" {
 				return usageError{errors.New("--http needs an address, e.g. " + mcp.DefaultAddr)}
 			}
@@ -73,6 +74,7 @@ func newServeCmd(e *env) *cobra.Command {
 				ln.Close()
 				return err
 			}
+			h = mcp.LogRequests(mcp.WithInfo(h, buildVersion(), authMode), slog.New(slog.NewTextHandler(e.stderr, nil)))
 			fmt.Fprintf(e.stderr, "pt: serving %s over MCP at http://%s%s (auth: %s)\n", s.Dir(), opts.Addr, mcp.DefaultPath, authMode)
 			if opts.Tokens != nil {
 				if toks, err := opts.Tokens.List(); err == nil && len(toks) == 0 {

@@ -282,6 +282,11 @@ func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) (retErr
 		}
 		return fmt.Errorf("gitstore: push %s to %s: %s", s.branch, r, msg)
 	}
+	if expect.IsZero() {
+		// The push landed whatever happens here: a HEAD left as it was
+		// only makes a plain clone of the remote check out nothing.
+		_ = pointRemoteHead(r.URL, s.branch)
+	}
 	if name := s.trackingRef(r); name != "" {
 		return s.setRef(name, Hash{}, commit, true)
 	}

@@ -144,7 +144,7 @@ func (s *Store) discover(abs string) error {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return fmt.Errorf("gitstore: open %s: no git repository here or above: %w", abs, ErrNotFound)
+			return fmt.Errorf("gitstore: no git repository here or above: %w", ErrNotFound)
 		}
 		dir = parent
 	}
