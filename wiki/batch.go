@@ -103,7 +103,8 @@ const maxAttempts = 8
 // branch moved under it and none of the batch's own paths changed, it
 // prepares the batch again on the new head; otherwise it returns a
 // ConflictError naming the paths. An error from prepare leaves the
-// repository exactly as it was.
+// repository exactly as it was. A batch that landed while its work tree
+// could not be written returns its Result with a *WorktreeError.
 func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Context, tx *Tx) error) (*Result, error) {
 	if b.When.IsZero() {
 		b.When = time.Now()
@@ -150,7 +151,7 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 			}
 			continue
 		}
-		if err == nil && !res.Unchanged {
+		if res != nil && !res.Unchanged && (err == nil || errors.Is(err, ErrWorktreeIncomplete)) {
 			unlock()
 			s.afterCommitted(res)
 		}
@@ -201,6 +202,9 @@ func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
 	}
 	res.Commit = cr.Hash.String()
 	res.WorktreeSkipped = cr.SkippedWorktree
+	if errors.Is(cr.WorktreeErr, gitstore.ErrWorktreeIncomplete) {
+		return res, &WorktreeError{Op: b.Kind + " batch " + b.ID, Commit: res.Commit, Err: cr.WorktreeErr}
+	}
 	return res, nil
 }
 
