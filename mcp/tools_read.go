@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/content/secret"
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -117,7 +118,8 @@ func (t *tools) readPage(ctx context.Context, _ *sdk.CallToolRequest, in PageInp
 }
 
 // readPage reads a page given by a caller, refusing any path that is not a
-// page of the space.
+// page of the space, and withholding a page that carries a credential (one
+// people committed with git, past the secret gate).
 func readPage(ctx context.Context, s *wiki.Space, p, rev string) (*Page, error) {
 	clean, err := content.CleanPath(p)
 	if err != nil {
@@ -137,8 +139,14 @@ func readPage(ctx context.Context, s *wiki.Space, p, rev string) (*Page, error) 
 		}
 		return nil, err
 	}
+	if f := secret.Scan(at.Raw); len(f) > 0 {
+		return nil, fmt.Errorf("%s: %w: it carries a credential (%s) at line %d; pt lint reports it as %s until a person removes it", clean, errWithheld, f[0].Kind, f[0].Line, lint.CheckSecret)
+	}
 	return &Page{Path: clean, Revision: at.Revision, Commit: string(head), Meta: at.Page.Meta, Content: string(at.Raw)}, nil
 }
+
+// errWithheld: the page carries a credential and is not served.
+var errWithheld = errors.New("withheld")
 
 func (t *tools) browse(ctx context.Context, _ *sdk.CallToolRequest, in BrowseInput) (*sdk.CallToolResult, *Page, error) {
 	p := wiki.HubPath

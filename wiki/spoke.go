@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/content/secret"
 )
 
 // Layout of a space (DESIGN.md §2).
@@ -51,9 +52,15 @@ func IsIndexPage(p string) bool {
 	return p == HubPath || p == LogPath || strings.HasPrefix(p, TopicsDir) || strings.HasPrefix(p, LogDir)
 }
 
+// memberOf is page p as its spokes list it. A title or summary that
+// carries a credential (a page people committed) is not copied into the
+// spokes: lint reports it on the page, and the spoke stays clean.
 func memberOf(p string, pg *content.Page) *member {
 	m := &member{Path: p, Title: pg.Meta.Title, Summary: pg.Meta.Summary}
-	if m.Title == "" {
+	if len(secret.Scan([]byte(m.Summary))) > 0 {
+		m.Summary = ""
+	}
+	if m.Title == "" || len(secret.Scan([]byte(m.Title))) > 0 {
 		m.Title = content.TitleFromPath(p)
 	}
 	for _, t := range pg.Meta.Topics {

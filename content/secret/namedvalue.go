@@ -13,8 +13,8 @@ import (
 var (
 	envName  = regexp.MustCompile(`^\s*-?\s*name:\s*["']?([A-Za-z0-9_.\-]+)["']?\s*$`)
 	envValue = regexp.MustCompile(`^(\s*value:\s*)(?:"([^"\s]+)"|'([^'\s]+)'|([^\s"']+))\s*$`)
-	envNames = regexp.MustCompile(`^(?:` + secretNames + `)$`)
-	pwNames  = regexp.MustCompile(`^(?:` + passwordNames + `)$`)
+	envNames = regexp.MustCompile(`^[a-z0-9_.\-]*` + secretNames + `$`)
+	pwNames  = regexp.MustCompile(`^(?:[a-z0-9_.\-]*(?:password|passwd|passphrase|pwd)|(?:[a-z0-9]+[_\-.])*(?:pass|pw))$`)
 )
 
 // namedValueAt reports a secret given as the value of the variable the

@@ -13,6 +13,7 @@ type rule struct {
 	kind   string
 	hints  []string // lowercase substrings; nil means always try
 	also   string   // a substring the line (not lowercased) must hold too
+	sep    string   // the line must hold one of these bytes (an assignment's)
 	re     *regexp.Regexp
 	groups []int // submatches that may hold the value, first present wins (none: whole match)
 	check  func(value string) bool
@@ -154,28 +155,30 @@ var genericRules = []rule{
 		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@?#\[\]()<>"'\x60]*:([^\s@/?#()<>"'\x60]+)@[A-Za-z0-9\[]`), groups: []int{1}, check: realPassword, generic: true},
 	{kind: "password", hints: []string{"curl"},
 		re: regexp.MustCompile(`\bcurl\b.*?\s(?:-u|--user)\s*['"]?[^\s:'"]+:([^\s'"]+)`), groups: []int{1}, check: strongPassword, generic: true},
-	{kind: "secret assignment", hints: []string{"pass", "pwd", "secret", "key", "token", "credential", "_pat", "-pat"},
+	{kind: "secret assignment", hints: []string{"pass", "pwd", "secret", "key", "token", "credential", "_pat", "-pat"}, sep: ":=",
 		re: regexp.MustCompile(`(` + secretNames + `)s?["']?\s*(?::=|=>|=|:)\s*(?:["']([^"'\s\x60]{16,})["']|["']?([^\s"'\x60,;<>(){}\[\]]{16,}))`), groups: []int{2, 3}, check: highEntropy, generic: true, skip: zoomPasscode, folded: true},
-	{kind: "password", hints: []string{"pass", "pwd", "pw"},
-		re: regexp.MustCompile(`(?:^|[^a-z0-9])(` + passwordNames + `)["']?\s*(?::=|=>|=|:)\s*(?:["']([^"'\s\x60]{6,64})["']|["']?([^\s"'\x60,;&<>(){}\[\]]{6,64}))`), groups: []int{2, 3}, check: strongPassword, generic: true, skip: zoomPasscode, folded: true},
+	{kind: "password", hints: []string{"pass", "pwd", "pw"}, sep: ":=",
+		re: regexp.MustCompile(`(` + passwordNames + `)["']?\s*(?::=|=>|=|:)\s*(?:["']([^"'\s\x60]{6,64})["']|["']?([^\s"'\x60,;&<>(){}\[\]]{6,64}))`), groups: []int{2, 3}, check: strongPassword, generic: true, skip: zoomPasscode, folded: true},
 	{kind: "password", hints: []string{"pass", "masterauth"},
 		re: regexp.MustCompile(`(?:^|\s)(?:password|passwd|requirepass|masterauth)\s+(?:(?:is|was)\s+)?["']?([^\s"'\x60<>]{6,64})`), groups: []int{1}, check: strongPassword, generic: true, folded: true},
 	{kind: "secret assignment", hints: []string{"value="},
 		re: regexp.MustCompile(`\bkey\s*=\s*"(` + secretNames + `)"\s+value\s*=\s*"([^"\s]{16,})"`), groups: []int{2}, check: highEntropy, generic: true, folded: true},
 	{kind: "password", hints: []string{"<pass", "<secret", "<token"},
-		re: regexp.MustCompile(`<([a-z0-9_.\-]*(?:password|passwd|secret|token))>([^<\s]{6,})</`), groups: []int{2}, check: strongPassword, generic: true, folded: true},
+		re: regexp.MustCompile(`<[a-z0-9_.\-]*(password|passwd|secret|token)>([^<\s]{6,})</`), groups: []int{2}, check: strongPassword, generic: true, folded: true},
 	{kind: "password", hints: []string{"mysql", "mariadb", "sshpass", " login"},
 		re: regexp.MustCompile(`\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b.*?\s-p(?:'([^'\s]+)'|"([^"\s]+)"|([^\s'"]+))|(?:sshpass|docker login|podman login|registry login)\b.*?\s(?:-p|--password)[\s=]+(?:'([^'\s]+)'|"([^"\s]+)"|([^\s'"]+)))`), groups: []int{1, 2, 3, 4, 5, 6}, check: strongPassword, generic: true},
 }
 
-// passwordNames are the names (lowercase) whose assigned value is a
+// passwordNames end the names (lowercase) whose assigned value is a
 // password: db_password, PGPASSWORD, admin_pass, ldap_bind_pw. A short
 // pass or pw counts only as a word of its own, not in compass or bypass.
-const passwordNames = `[a-z0-9_.\-]*(?:password|passwd|passphrase|pwd)|(?:[a-z0-9]+[_\-.])*(?:pass|pw)`
+// The rules search for the end of a name only: a pattern that first
+// matched any prefix would be tried, and fail, at every character.
+const passwordNames = `(?:password|passwd|passphrase|pwd|(?:^|[^a-z0-9])(?:pass|pw))`
 
-// secretNames are the names (lowercase, with any prefix) whose assigned
-// value is a secret: db_password, client_secret, x-api-key, SecretAccessKey.
-const secretNames = `[a-z0-9_.\-]*(?:password|passwd|passphrase|pwd|secret|token|credential|api[_\-.]?key|apikey|` +
+// secretNames end the names (lowercase) whose assigned value is a secret:
+// db_password, client_secret, x-api-key, SecretAccessKey.
+const secretNames = `(?:password|passwd|passphrase|pwd|secret|token|credential|api[_\-.]?key|apikey|` +
 	`(?:private|access|secret|auth|account|storage|master|signing|encryption|client|app)[_\-.]?key|secret_key_base|[_\-]pat)`
 
 // dataURI matches inline data (base64 images in Markdown): random-looking

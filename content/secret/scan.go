@@ -58,7 +58,7 @@ func scanLine(line string, lineNo int) []Finding {
 	var spans [][2]int
 	var out []Finding
 	for i, r := range rules {
-		if !active.has(i) || r.also != "" && !strings.Contains(line, r.also) {
+		if !active.has(i) || r.also != "" && !strings.Contains(line, r.also) || r.sep != "" && !strings.ContainsAny(line, r.sep) {
 			continue
 		}
 		subject := line
