@@ -188,6 +188,15 @@ func (t *tools) topicsHint(ctx context.Context) string {
 }
 
 func (t *tools) lint(ctx context.Context, _ *sdk.CallToolRequest, in LintInput) (*sdk.CallToolResult, *Findings, error) {
+	if in.Path != "" {
+		// A path no page of the space can have is the caller's mistake,
+		// not a page without findings.
+		clean, err := content.CleanPath(in.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("lint_findings: %w", err)
+		}
+		in.Path = clean
+	}
 	head, err := t.space.Head(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lint_findings: %w", err)
