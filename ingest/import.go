@@ -271,7 +271,7 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 		return nil, &badFile{unwrapIngest(rel, err)}
 	}
 	d.data, d.page, d.blob, d.body = data, pg, wiki.BlobID(data), pg.Body
-	d.title = oneLine(pg.Meta.Title)
+	d.title = oneLine(content.Inert(pg.Meta.Title))
 	if d.title == "" {
 		d.title = content.TitleFromPath(rel)
 	}

@@ -86,7 +86,7 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	}
 	title := strings.Join(strings.Fields(src.Title), " ")
 	if title == "" {
-		title = strings.Join(strings.Fields(pg.Meta.Title), " ")
+		title = strings.Join(strings.Fields(content.Inert(pg.Meta.Title)), " ")
 	}
 	if title == "" {
 		return nil, fmt.Errorf("ingest %s: %w", name, ErrNoTitle)

@@ -153,7 +153,8 @@ func readAt(ctx context.Context, s *wiki.Space, head wiki.Rev, h index.Hit) (*wi
 
 // pack turns the candidates into cited excerpts within the budget: each
 // excerpt is its section trimmed to the paragraphs that hold the question's
-// words, headed by the section's heading path.
+// words, headed by the section's heading path. Excerpts and titles are
+// inert (content.Inert): a page's terminal escapes never reach the caller.
 func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 	hits := []Hit{}
 	total := 0
@@ -166,7 +167,7 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		if limit < minExcerptTokens {
 			break
 		}
-		ex := excerpt(c.sec.Body, terms, limit)
+		ex := excerpt(content.Inert(c.sec.Body), terms, limit)
 		if ex == "" {
 			continue
 		}
@@ -183,8 +184,8 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		if kind == "" {
 			kind = content.KindPage
 		}
-		hits = append(hits, Hit{Path: c.sec.Path, Title: c.title, Revision: c.page.Revision, Score: score,
-			Excerpt: ex, NeedsReview: c.review, Heading: c.sec.Heading, Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
+		hits = append(hits, Hit{Path: c.sec.Path, Title: content.Inert(c.title), Revision: c.page.Revision, Score: score,
+			Excerpt: ex, NeedsReview: c.review, Heading: content.Inert(c.sec.Heading), Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
 	}
 	return hits, total
 }
