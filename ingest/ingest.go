@@ -112,6 +112,12 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 // when the batch must be rebuilt on a newer head.
 func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	for _, r := range in.related {
+		if link, err := tx.IsSymlink(ctx, r); err != nil || link {
+			if err == nil {
+				err = wiki.ErrSymlink
+			}
+			return fmt.Errorf("ingest: %w %s: %w", ErrRelated, r, err)
+		}
 		if _, err := tx.ReadPage(ctx, r); err != nil {
 			if errors.Is(err, wiki.ErrNotFound) {
 				return fmt.Errorf("ingest: %w %s: not found", ErrRelated, r)

@@ -348,8 +348,12 @@ func (tx *Tx) Put(ctx context.Context, p string, pg *content.Page, role string) 
 }
 
 // PutFile stages raw bytes at p and returns their blob id. Writing what is
-// already there stages nothing.
+// already there stages nothing. A symbolic link at p is refused
+// (ErrSymlink): pt never replaces one with a file.
 func (tx *Tx) PutFile(ctx context.Context, p string, data []byte, role string) (string, error) {
+	if err := tx.notSymlink(ctx, p); err != nil {
+		return "", err
+	}
 	blob := BlobID(data)
 	if _, ok := tx.staged[p]; !ok && tx.headBlob(ctx, p) == blob {
 		return blob, nil
@@ -361,8 +365,12 @@ func (tx *Tx) PutFile(ctx context.Context, p string, data []byte, role string) (
 	return blob, nil
 }
 
-// Delete stages the removal of p.
+// Delete stages the removal of p. A symbolic link at p is refused
+// (ErrSymlink).
 func (tx *Tx) Delete(ctx context.Context, p string, role string) error {
+	if err := tx.notSymlink(ctx, p); err != nil {
+		return err
+	}
 	if err := tx.remember(ctx, p); err != nil {
 		return err
 	}
