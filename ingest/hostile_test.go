@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -44,5 +45,26 @@ func TestRelatedSymlinkIsRefused(t *testing.T) {
 	}
 	if mode := git(t, dir, "ls-tree", "HEAD", "pages/link.md"); !strings.HasPrefix(mode, "120000") {
 		t.Errorf("pages/link.md in HEAD: %s", mode)
+	}
+}
+
+// TestSlugWithInvisibleCharacters: --slug refuses what a slug made from a
+// title strips: bidi overrides and zero-width characters, which make a
+// path read as another.
+func TestSlugWithInvisibleCharacters(t *testing.T) {
+	ctx := context.Background()
+	s, dir := newSpace(t, "")
+	head := git(t, dir, "rev-parse", "HEAD")
+	for _, slug := range []string{"notes\u202egpj.md", "deploy\u200bnotes", "a\u2066b\u2069", "\ufeffnotes"} {
+		_, err := ingest.Ingest(ctx, s, ingest.Source{Title: "Notes", Slug: slug, Body: []byte("# Notes\n\nSome text.\n"), ApprovedBy: "dana", Author: dana, When: t0})
+		if !errors.Is(err, content.ErrUnsafePath) || !strings.Contains(err.Error(), "invisible format character") {
+			t.Errorf("slug %q: err = %v, want an unsafe path with an invisible format character", slug, err)
+		}
+	}
+	if got := git(t, dir, "rev-parse", "HEAD"); got != head {
+		t.Errorf("HEAD moved to %s", got)
+	}
+	if got := content.Slug("notes\u202egpj\u200b"); strings.ContainsAny(got, "\u202e\u200b") {
+		t.Errorf("Slug kept an invisible character: %q", got)
 	}
 }
