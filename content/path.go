@@ -15,7 +15,8 @@ var ErrUnsafePath = errors.New("unsafe page path")
 
 // CleanPath checks a page path given by a caller and returns it in canonical
 // form: slash-separated, relative to the space root, ending in .md. It
-// refuses absolute paths, "..", NUL and control bytes, backslashes, empty
+// refuses absolute paths, "..", NUL and control characters, invisible
+// format characters (bidi overrides, zero-width ones), backslashes, empty
 // segments, hidden segments (".git", ".pt") and anything else that could
 // escape the space or is not a Markdown page.
 func CleanPath(p string) (string, error) {
@@ -35,8 +36,13 @@ func CleanPath(p string) (string, error) {
 		return bad("absolute")
 	}
 	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
+		switch {
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
 			return bad("contains a control character")
+		case unicode.Is(unicode.Cf, r):
+			// Bidi overrides, zero-width characters and the like make a
+			// path read as another; Slug drops them from titles.
+			return bad(fmt.Sprintf("contains the invisible format character %U", r))
 		}
 	}
 	for _, seg := range strings.Split(p, "/") {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/content/secret"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -167,14 +168,14 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 // and, for the answer, the line as the caller wrote it (the answer before
 // its surrounding blank lines were trimmed), so the caller can find it.
 func checkConsultSecrets(in *consultInput, v *Verdict) error {
-	if f := ScanSecrets([]byte(in.question)); len(f) > 0 {
+	if f := secret.Scan([]byte(in.question)); len(f) > 0 {
 		return &SecretError{Op: "consult", Field: "question", Kind: f[0].Kind}
 	}
 	answer := v.Answer
 	if v.AnswerBy == AnswerByCaller {
 		answer = in.Consult.Answer
 	}
-	if f := ScanSecrets([]byte(answer)); len(f) > 0 {
+	if f := secret.Scan([]byte(answer)); len(f) > 0 {
 		return &SecretError{Op: "consult", Field: "answer", Kind: f[0].Kind, Line: f[0].Line}
 	}
 	return nil

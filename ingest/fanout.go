@@ -28,8 +28,8 @@ func fanOut(ctx context.Context, tx *wiki.Tx, p, target, title, line string) err
 			return nil
 		}
 	}
-	entry := "- [" + escapeText(title) + "](" + linkDest(content.RelLink(p, target)) + ")"
-	if line != "" {
+	entry := "- [" + content.EscapeInline(title) + "](" + linkDest(content.RelLink(p, target)) + ")"
+	if line = content.EscapeInline(line); line != "" {
 		entry += " — " + line
 	}
 	pa.Page.Body = []byte(addRelated(string(pa.Page.Body), entry))

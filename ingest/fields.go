@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/ptwiki/pt/content/secret"
 )
 
 // CheckLine is the gate for a caller's one-line value (a title, a summary,
@@ -16,7 +18,7 @@ func CheckLine(op, field, value string) error {
 	if i := strings.IndexFunc(value, unicode.IsControl); i >= 0 {
 		return fmt.Errorf("%s: %s: control character %U is not allowed", op, field, []rune(value[i:])[0])
 	}
-	if f := ScanSecrets([]byte(value)); len(f) > 0 {
+	if f := secret.Scan([]byte(value)); len(f) > 0 {
 		return &SecretError{Op: op, Field: field, Kind: f[0].Kind}
 	}
 	return nil

@@ -125,6 +125,12 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 // when the batch must be rebuilt on a newer head.
 func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	for _, r := range in.related {
+		if link, err := tx.IsSymlink(ctx, r); err != nil || link {
+			if err == nil {
+				err = wiki.ErrSymlink
+			}
+			return fmt.Errorf("ingest: %w %s: %w", ErrRelated, r, err)
+		}
 		if _, err := tx.ReadPage(ctx, r); err != nil {
 			if errors.Is(err, wiki.ErrNotFound) {
 				return fmt.Errorf("ingest: %w %s: not found", ErrRelated, r)
@@ -260,12 +266,14 @@ func cleanTopics(ts []string) []string {
 // sourceTitle is the title a source goes by: the caller's, else its
 // frontmatter's, else its first H1, on one line; "" when it has none.
 func sourceTitle(given string, pg *content.Page) string {
-	for _, t := range []string{given, pg.Meta.Title} {
+	// What the document itself says is made inert: a title is printed and
+	// written into spokes and the log.
+	for _, t := range []string{given, content.Inert(pg.Meta.Title)} {
 		if t = strings.Join(strings.Fields(t), " "); t != "" {
 			return t
 		}
 	}
-	return content.FirstH1(pg.Body)
+	return strings.Join(strings.Fields(content.Inert(content.FirstH1(pg.Body))), " ")
 }
 
 // cleanAliases puts each alias on one line and drops empty ones and those

@@ -78,7 +78,7 @@ func putSummary(ctx context.Context, tx *wiki.Tx, p string, in summaryInput) err
 func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
 	var body strings.Builder
 	body.WriteString("# " + in.title + "\n\n")
-	body.WriteString("Summary of the " + kindLabel(in.kind) + " [" + escapeText(in.title) + "](" + linkDest(content.RelLink(p, in.source)) + ").\n\n")
+	body.WriteString("Summary of the " + kindLabel(in.kind) + " [" + content.EscapeInline(in.title) + "](" + linkDest(content.RelLink(p, in.source)) + ").\n\n")
 	if in.line != "" {
 		body.WriteString(in.line + "\n\n")
 	}
@@ -126,11 +126,6 @@ func kindLabel(k string) string {
 	default:
 		return strings.ReplaceAll(k, "-", " ")
 	}
-}
-
-// escapeText keeps a title from closing a link's text early.
-func escapeText(s string) string {
-	return strings.NewReplacer("[", `\[`, "]", `\]`, "\n", " ").Replace(s)
 }
 
 // linkDest escapes what would end a Markdown link destination early.

@@ -465,7 +465,7 @@ func retroBody(p, cycle string, st *RetroStats, titles map[string]string) string
 			if title == "" {
 				title = f
 			}
-			fmt.Fprintf(&b, "- [%s](%s)\n", linkText(title), linkTarget(content.RelLink(p, f)))
+			fmt.Fprintf(&b, "- [%s](%s)\n", content.EscapeInline(title), linkTarget(content.RelLink(p, f)))
 		}
 	}
 	b.WriteString("\n## Lint findings\n\n")
@@ -474,7 +474,7 @@ func retroBody(p, cycle string, st *RetroStats, titles map[string]string) string
 	if len(st.Topics) > 0 {
 		b.WriteString("\n## Busiest topics\n\n")
 		for _, t := range st.Topics {
-			fmt.Fprintf(&b, "- [%s](%s): %d page%s added or changed\n", linkText(t.Topic), linkTarget(content.RelLink(p, wiki.SpokePath(t.Topic))), t.Pages, pluralS(t.Pages))
+			fmt.Fprintf(&b, "- [%s](%s): %d page%s added or changed\n", content.EscapeInline(t.Topic), linkTarget(content.RelLink(p, wiki.SpokePath(t.Topic))), t.Pages, pluralS(t.Pages))
 		}
 	}
 	return b.String()

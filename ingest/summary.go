@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"strings"
+
+	"github.com/ptwiki/pt/content"
 )
 
 // SummaryOptions tunes Summarize. The zero value is ready to use.
@@ -35,7 +37,8 @@ const summaryLineMax = 160
 // frontmatter, code, tables and HTML; reduces links and emphasis to their
 // text; scores sentences by position, overlap with the title and the
 // headings, term frequency and length; and lifts out decisions and action
-// items by their usual markers. It is deterministic.
+// items by their usual markers. It is deterministic, and its text holds no
+// control characters (content.Inert).
 func Summarize(title string, body []byte, opts SummaryOptions) Summary {
 	if opts.MaxSentences <= 0 {
 		opts.MaxSentences = 5
@@ -43,7 +46,11 @@ func Summarize(title string, body []byte, opts SummaryOptions) Summary {
 	if opts.MaxOutline <= 0 {
 		opts.MaxOutline = 40
 	}
-	blocks := parseBlocks(string(body))
+	// A source is kept verbatim, but what is derived from it is inert: a
+	// terminal escape or a bell in the source never reaches a summary, a
+	// spoke or what pt prints.
+	title = content.Inert(title)
+	blocks := parseBlocks(content.Inert(string(body)))
 	var s Summary
 	s.Outline = outline(title, blocks, opts.MaxOutline)
 	sents := sentences(blocks)

@@ -170,7 +170,7 @@ func synthesisBody(p, question, answer string, refs []citedPage) string {
 		if title == "" {
 			title = content.TitleFromPath(r.path)
 		}
-		fmt.Fprintf(&b, "- [%s](%s)\n", linkText(title), linkTarget(content.RelLink(p, r.path)))
+		fmt.Fprintf(&b, "- [%s](%s)\n", content.EscapeInline(title), linkTarget(content.RelLink(p, r.path)))
 	}
 	return b.String()
 }
@@ -190,11 +190,6 @@ func answerLine(question, answer string) string {
 		}
 	}
 	return ""
-}
-
-// linkText keeps a title from closing a link's text early.
-func linkText(s string) string {
-	return strings.NewReplacer("[", `\[`, "]", `\]`).Replace(s)
 }
 
 // linkTarget escapes what would end a Markdown link destination early.

@@ -188,8 +188,6 @@ func spokeVocab(summary string, body []byte) string {
 	return b.String()
 }
 
-var unescapeTitle = strings.NewReplacer(`\[`, "[", `\]`, "]")
-
 // memberTitles returns the link texts of the generated member list of a
 // spoke ("- [Title](path) — summary" lines between the pt:members markers).
 func memberTitles(body []byte) []string {
@@ -209,7 +207,7 @@ func memberTitles(body []byte) []string {
 			continue
 		}
 		if j := strings.Index(l, "]("); j > 3 {
-			out = append(out, unescapeTitle.Replace(l[3:j]))
+			out = append(out, content.UnescapeInline(l[3:j]))
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ const (
 	CheckExpired     = "expired_ttl"
 	CheckFrontmatter = "invalid_frontmatter"
 	CheckRetired     = "cites_retired"
+	CheckSecret      = "secret_in_page"
 )
 
 // Severities, from the most to the least serious. They are SARIF's levels,
@@ -42,10 +43,13 @@ type Rule struct {
 }
 
 // Rules lists every check in a fixed order (SARIF rule indexes refer to it).
-// A broken link or an unreadable page misleads every reader, so they are
-// errors; drift and expiry mean a page may be out of date; an orphan is
+// A credential in a page leaks to every reader, and a broken link or an
+// unreadable page misleads every reader, so they are errors; drift and expiry mean a page may be out of date; an orphan is
 // only hard to find.
 var Rules = []Rule{
+	{ID: CheckSecret, Name: "SecretInPage", Severity: SeverityError,
+		Short: "The page carries a credential: a key, a token, a private key or a password.",
+		Help:  "Pages committed with git bypass pt's secret gate. Remove the credential from the page (and from the history, if it was pushed) and rotate it; pt withholds the page from queries, read_page and resources until then. docs/secrets.md lists what is recognised."},
 	{ID: CheckFrontmatter, Name: "InvalidFrontmatter", Severity: SeverityError,
 		Short: "The page's frontmatter cannot be read.",
 		Help:  "Fix the YAML between the --- lines at the top of the page; until then pt cannot tell the page's kind, status or provenance."},

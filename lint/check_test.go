@@ -80,3 +80,10 @@ func TestFreshSpace(t *testing.T) {
 		t.Errorf("fresh space has findings: %+v", fs)
 	}
 }
+
+// TestSecretsInPages: credentials in pages people committed with git are
+// findings, one per kind and page, at their line, frontmatter included;
+// placeholders are not.
+func TestSecretsInPages(t *testing.T) {
+	checkFixture(t, "testdata/secrets.txtar")
+}

@@ -52,6 +52,7 @@ func (snap *snapshot) check(now time.Time) *result {
 			Target: target, Message: msg, FirstSeen: now, LastSeen: now, Status: StatusOpen})
 	}
 	for _, p := range snap.pages {
+		secrets(p, add)
 		if p.err != nil {
 			add(CheckFrontmatter, p.path, max(p.err.Line, 1), "", p.err.Err.Error())
 			continue

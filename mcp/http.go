@@ -81,7 +81,8 @@ func CheckListen(addr, authMode string) error {
 // Handler returns the HTTP handler that serves srv at DefaultPath as
 // streamable HTTP, behind the checks, outermost first: Host and Origin
 // (against DNS rebinding and cross-site requests, 403), body size (413),
-// bearer token (401), rate limit (429).
+// failed authentications per client address (429), bearer token (401),
+// rate limit (429), one JSON-RPC 2.0 message (400).
 func Handler(srv *sdk.Server, opts HTTPOptions) (http.Handler, error) {
 	if opts.Addr == "" {
 		opts.Addr = DefaultAddr
@@ -110,11 +111,13 @@ func Handler(srv *sdk.Server, opts HTTPOptions) (http.Handler, error) {
 		SessionTimeout:      opts.SessionTimeout,
 		MaxRequestBodyBytes: opts.MaxBodyBytes,
 	})
+	h = strictJSONRPC(h)
 	if opts.Rate >= 0 {
 		h = newLimiter(opts.Rate, opts.Burst).wrap(h)
 	}
 	if opts.Auth == AuthToken {
-		h = withChallenge(auth.RequireBearerToken(verifier(opts.Tokens), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h))
+		h = withChallenge(auth.RequireBearerToken(verifier(opts.Tokens, opts.Logger), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h))
+		h = newAuthFailures().wrap(h)
 	}
 	h = limitBody(h, opts.MaxBodyBytes)
 	h = hosts.wrap(h)
@@ -128,15 +131,20 @@ func Handler(srv *sdk.Server, opts HTTPOptions) (http.Handler, error) {
 
 // verifier checks a bearer token against the store. A write token carries
 // both scopes. The token's name is the session's user, so a session cannot
-// be taken over with another token, and the author of what it writes.
-func verifier(ts *Tokens) auth.TokenVerifier {
+// be taken over with another token, and the author of what it writes. Why
+// the store cannot be read (it names a server path) goes to the log, not
+// to a caller who has not authenticated.
+func verifier(ts *Tokens, logger *slog.Logger) auth.TokenVerifier {
 	return func(_ context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
 		t, err := ts.Verify(secret)
 		if errors.Is(err, ErrInvalidToken) {
 			return nil, fmt.Errorf("%w: unknown or revoked bearer token (see pt token list)", auth.ErrInvalidToken)
 		}
 		if err != nil {
-			return nil, err
+			if logger != nil {
+				logger.Error("token store unreadable", "err", err)
+			}
+			return nil, errors.New("the server cannot read its token store; its log says why")
 		}
 		scopes := []string{ScopeRead}
 		if t.Scope == ScopeWrite {

@@ -17,7 +17,7 @@ func LogRequests(h http.Handler, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rpc, tool := peekCall(r)
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		sw := &statusWriter{ResponseWriter: w}
 		h.ServeHTTP(sw, r)
 		attrs := []any{"method", r.Method, "path", r.URL.Path}
 		if rpc != "" {
@@ -26,7 +26,11 @@ func LogRequests(h http.Handler, log *slog.Logger) http.Handler {
 		if tool != "" {
 			attrs = append(attrs, "tool", tool)
 		}
-		attrs = append(attrs, "status", sw.status, "duration", time.Since(start).Round(time.Microsecond))
+		status := sw.code
+		if status == 0 {
+			status = http.StatusOK
+		}
+		attrs = append(attrs, "status", status, "duration", time.Since(start).Round(time.Microsecond))
 		log.Info("request", attrs...)
 	})
 }
@@ -71,31 +75,3 @@ func peekCall(r *http.Request) (rpc, tool string) {
 	}
 	return msg.Method, tool
 }
-
-// statusWriter records the status a handler answered with; it passes
-// Flush through, since responses stream as server-sent events.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	wrote  bool
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.status, w.wrote = code, true
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	w.wrote = true
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

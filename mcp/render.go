@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ptwiki/pt/retrieve"
@@ -14,7 +15,7 @@ import (
 func renderQuery(r *retrieve.Result) string {
 	var b strings.Builder
 	if !r.Sufficient {
-		fmt.Fprintf(&b, "insufficient: the knowledge base does not answer %q", r.Question)
+		fmt.Fprintf(&b, "insufficient: the knowledge base does not answer %s", quoteClipped(r.Question, maxEcho))
 		if r.Trace.Reason != "" {
 			fmt.Fprintf(&b, " (%s)", r.Trace.Reason)
 		}
@@ -45,6 +46,20 @@ func renderQuery(r *retrieve.Result) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// maxEcho bounds how much of a caller's text a result quotes back: the
+// caller has it already, and a long one would fill the model's context.
+const maxEcho = 200
+
+// quoteClipped quotes s (escaping control characters) cut to at most max
+// runes, saying how long it was when cut.
+func quoteClipped(s string, max int) string {
+	r := []rune(s)
+	if len(r) <= max {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s… (%d characters)", strconv.Quote(string(r[:max])), len(r))
 }
 
 func renderResult(r *wiki.Result) string {

@@ -270,6 +270,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown related page", ToolIngest, map[string]any{"title": "t", "body": "some text here", "approved_by": "dana", "related": []string{"pages/nope.md"}}, "nope.md"},
 		{"file-back without answer", ToolFileBack, map[string]any{"question": "q", "answer": "", "citations": []string{}}, "answer is required"},
 		{"bad status", ToolLint, map[string]any{"status": "closed"}, "status"},
+		{"lint path outside the space", ToolLint, map[string]any{"path": "../../etc/passwd.md"}, "climbs out of the space"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/content/secret"
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -121,7 +122,9 @@ func (t *tools) readPage(ctx context.Context, req *sdk.CallToolRequest, in PageI
 
 // readPage reads a page given by a caller, refusing any path that is not a
 // page of the space. A page above the caller's clearance is not found, and
-// the lines of an index page (a spoke) that name one are left out.
+// the lines of an index page (a spoke) that name one are left out. A page
+// that carries a credential (one people committed with git, past the
+// secret gate) is withheld.
 func readPage(ctx context.Context, s *wiki.Space, p, rev string, who caller) (*Page, error) {
 	clean, err := content.CleanPath(p)
 	if err != nil {
@@ -144,12 +147,18 @@ func readPage(ctx context.Context, s *wiki.Space, p, rev string, who caller) (*P
 	if !visible(ctx, s, head, at, who) {
 		return nil, fmt.Errorf("%s: no such page at commit %s: %w", clean, short(string(head)), wiki.ErrNotFound)
 	}
+	if f := secret.Scan(at.Raw); len(f) > 0 {
+		return nil, fmt.Errorf("%s: %w: it carries a credential (%s) at line %d; pt lint reports it as %s until a person removes it", clean, errWithheld, f[0].Kind, f[0].Line, lint.CheckSecret)
+	}
 	text := string(at.Raw)
 	if wiki.IsIndexPage(clean) && !who.owner {
 		text = redactIndex(ctx, s, head, clean, text, who)
 	}
 	return &Page{Path: clean, Revision: at.Revision, Commit: string(head), Meta: at.Page.Meta, Content: text}, nil
 }
+
+// errWithheld: the page carries a credential and is not served.
+var errWithheld = errors.New("withheld")
 
 func (t *tools) browse(ctx context.Context, req *sdk.CallToolRequest, in BrowseInput) (*sdk.CallToolResult, *Page, error) {
 	p := wiki.HubPath
@@ -191,6 +200,15 @@ func (t *tools) topicsHint(ctx context.Context) string {
 }
 
 func (t *tools) lint(ctx context.Context, _ *sdk.CallToolRequest, in LintInput) (*sdk.CallToolResult, *Findings, error) {
+	if in.Path != "" {
+		// A path no page of the space can have is the caller's mistake,
+		// not a page without findings.
+		clean, err := content.CleanPath(in.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("lint_findings: %w", err)
+		}
+		in.Path = clean
+	}
 	head, err := t.space.Head(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lint_findings: %w", err)

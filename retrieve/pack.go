@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/content/secret"
 	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -40,7 +41,8 @@ type candidate struct {
 }
 
 // pick walks the fused groups best first and keeps the first K whose page is
-// active at req.Now, each represented by its best section. The page is read
+// active at req.Now and carries no credential, each represented by its best
+// section. The page is read
 // from git, so that a page that expired since it was indexed is dropped and
 // the revision cited is the one at head.
 func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, groups []*group, req Request, review map[string]bool) ([]candidate, error) {
@@ -85,6 +87,9 @@ func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, group
 		}
 		if taken[pa.Path] || !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, e.space, head, pa, req) {
 			continue
+		}
+		if len(secret.Scan(pa.Raw)) > 0 {
+			continue // a credential a person committed: withheld until fixed (lint's secret_in_page)
 		}
 		taken[pa.Path] = true
 		c := candidate{g: g, sec: sec, page: pa, title: sec.Title, fused: g.fused, from: from,
@@ -173,7 +178,8 @@ func (e *Engine) readAt(ctx context.Context, head wiki.Rev, h index.Hit) (*wiki.
 
 // pack turns the candidates into cited excerpts within the budget: each
 // excerpt is its section trimmed to the paragraphs that hold the question's
-// words, headed by the section's heading path.
+// words, headed by the section's heading path. Excerpts and titles are
+// inert (content.Inert): a page's terminal escapes never reach the caller.
 func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 	hits := []Hit{}
 	total := 0
@@ -186,7 +192,7 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		if limit < minExcerptTokens {
 			break
 		}
-		ex := excerpt(c.sec.Body, terms, limit)
+		ex := excerpt(content.Inert(c.sec.Body), terms, limit)
 		if ex == "" {
 			continue
 		}
@@ -207,8 +213,8 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		if m := c.page.Page.Meta; len(m.Aliases) > 0 && m.Title != "" {
 			title = m.Title // searched by its aliases, shown by its title
 		}
-		hits = append(hits, Hit{Path: c.sec.Path, Title: title, Revision: c.page.Revision, Score: score,
-			Excerpt: ex, NeedsReview: c.review, Heading: c.sec.Heading, Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
+		hits = append(hits, Hit{Path: c.sec.Path, Title: content.Inert(title), Revision: c.page.Revision, Score: score,
+			Excerpt: ex, NeedsReview: c.review, Heading: content.Inert(c.sec.Heading), Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
 	}
 	return hits, total
 }

@@ -114,7 +114,8 @@ const maxAttempts = 8
 // branch moved under it and none of the batch's own paths changed, it
 // prepares the batch again on the new head; otherwise it returns a
 // ConflictError naming the paths. An error from prepare leaves the
-// repository exactly as it was.
+// repository exactly as it was. A batch that landed while its work tree
+// could not be written returns its Result with a *WorktreeError.
 func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Context, tx *Tx) error) (*Result, error) {
 	if b.When.IsZero() {
 		b.When = s.Now()
@@ -161,7 +162,7 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 			}
 			continue
 		}
-		if err == nil && !res.Unchanged {
+		if res != nil && !res.Unchanged && (err == nil || errors.Is(err, ErrWorktreeIncomplete)) {
 			unlock()
 			s.afterCommitted(res)
 		}
@@ -212,6 +213,9 @@ func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
 	}
 	res.Commit = cr.Hash.String()
 	res.WorktreeSkipped = cr.SkippedWorktree
+	if errors.Is(cr.WorktreeErr, gitstore.ErrWorktreeIncomplete) {
+		return res, &WorktreeError{Op: b.Kind + " batch " + b.ID, Commit: res.Commit, Err: cr.WorktreeErr}
+	}
 	return res, nil
 }
 
@@ -356,8 +360,12 @@ func (tx *Tx) Put(ctx context.Context, p string, pg *content.Page, role string) 
 }
 
 // PutFile stages raw bytes at p and returns their blob id. Writing what is
-// already there stages nothing.
+// already there stages nothing. A symbolic link at p is refused
+// (ErrSymlink): pt never replaces one with a file.
 func (tx *Tx) PutFile(ctx context.Context, p string, data []byte, role string) (string, error) {
+	if err := tx.notSymlink(ctx, p); err != nil {
+		return "", err
+	}
 	blob := BlobID(data)
 	if _, ok := tx.staged[p]; !ok && tx.headBlob(ctx, p) == blob {
 		return blob, nil
@@ -369,8 +377,12 @@ func (tx *Tx) PutFile(ctx context.Context, p string, data []byte, role string) (
 	return blob, nil
 }
 
-// Delete stages the removal of p.
+// Delete stages the removal of p. A symbolic link at p is refused
+// (ErrSymlink).
 func (tx *Tx) Delete(ctx context.Context, p string, role string) error {
+	if err := tx.notSymlink(ctx, p); err != nil {
+		return err
+	}
 	if err := tx.remember(ctx, p); err != nil {
 		return err
 	}

@@ -13,15 +13,16 @@ import (
 )
 
 // logEntry is one line of log.md. The format is fixed so that people and
-// tools can read the log on any git host.
+// tools can read the log on any git host; the title and the names are
+// escaped as in the spokes (content.EscapeInline).
 func logEntry(b Batch, pages int) string {
 	who := b.Author.Name
 	if who == "" {
 		who = "pt"
 	}
-	e := fmt.Sprintf("- %s · %s · `%s` · %s · by %s", b.When.UTC().Format(time.RFC3339), b.Kind, b.ID, blockText(oneLine(b.Title)), blockText(oneLine(who)))
+	e := fmt.Sprintf("- %s · %s · `%s` · %s · by %s", b.When.UTC().Format(time.RFC3339), b.Kind, b.ID, content.EscapeInline(b.Title), content.EscapeInline(who))
 	if b.ApprovedBy != "" {
-		e += " · approved by " + blockText(oneLine(b.ApprovedBy))
+		e += " · approved by " + content.EscapeInline(b.ApprovedBy)
 	}
 	if b.Reverts != "" {
 		e += " · reverts `" + b.Reverts + "`"

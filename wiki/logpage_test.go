@@ -107,7 +107,7 @@ func TestMarkersInTextKeepBlocksWhole(t *testing.T) {
 			t.Errorf("pages/p%d.md is not listed inside the spoke's block:\n%s", i, spoke)
 		}
 	}
-	if !strings.Contains(block, `A <\!-- /pt:members --> page`) {
+	if !strings.Contains(block, `A \<!-- /pt:members --\> page`) {
 		t.Errorf("the title is not kept, escaped, in the spoke:\n%s", block)
 	}
 	git(t, dir, "fsck", "--strict")

@@ -50,13 +50,18 @@ type Space struct {
 
 // Open opens the space rooted at dir (a directory holding kb.yaml in the
 // work tree or at HEAD). dir may also be a bare repository, whose root is
-// the space.
+// the space. It first finishes a batch whose work tree a process left
+// incomplete (killed, or out of disk), and fails with ErrWorktreeIncomplete
+// when it still cannot.
 func Open(ctx context.Context, dir string) (*Space, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
 	st, err := gitstore.Open(ctx, abs)
+	if errors.Is(err, ErrWorktreeIncomplete) {
+		return nil, fmt.Errorf("open %s: finishing the last batch: %w; git commits wait until a pt command can write the missing files", dir, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/content/secret"
 )
 
 // Layout of a space (DESIGN.md §2).
@@ -51,9 +52,15 @@ func IsIndexPage(p string) bool {
 	return p == HubPath || p == LogPath || strings.HasPrefix(p, TopicsDir) || strings.HasPrefix(p, LogDir)
 }
 
+// memberOf is page p as its spokes list it. A title or summary that
+// carries a credential (a page people committed) is not copied into the
+// spokes: lint reports it on the page, and the spoke stays clean.
 func memberOf(p string, pg *content.Page) *member {
-	m := &member{Path: p, Title: pg.Meta.Title, Summary: pg.Meta.Summary}
-	if m.Title == "" {
+	m := &member{Path: p, Title: foldSpace(content.Inert(pg.Meta.Title)), Summary: foldSpace(content.Inert(pg.Meta.Summary))}
+	if len(secret.Scan([]byte(m.Summary))) > 0 {
+		m.Summary = ""
+	}
+	if m.Title == "" || len(secret.Scan([]byte(m.Title))) > 0 {
 		m.Title = content.TitleFromPath(p)
 	}
 	for _, t := range pg.Meta.Topics {
@@ -310,7 +317,7 @@ func (sp *spoke) readEntries(from string, body []byte, open, close string) strin
 		if !ok {
 			continue
 		}
-		mb := &member{Path: p, Title: unescapeLinkText(m[1]), Summary: unblockText(m[3]), Listed: true}
+		mb := &member{Path: p, Title: content.UnescapeInline(m[1]), Summary: content.UnescapeInline(m[3]), Listed: true}
 		sp.members[p] = mb
 		if k := memberKey(mb); least == "" || k < least {
 			least = k
@@ -366,28 +373,17 @@ func replaceGenerated(body, open, close string, lines []string) string {
 	return body[:i] + block + body[i+j+len(close):]
 }
 
-func escapeLinkText(s string) string {
-	return blockText(strings.NewReplacer("[", `\[`, "]", `\]`, "\n", " ").Replace(s))
-}
+// foldSpace puts text on one line, as an entry shows it.
+func foldSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func unescapeLinkText(s string) string {
-	return strings.NewReplacer(`\[`, "[", `\]`, "]").Replace(unblockText(s))
-}
-
-// blockText makes text safe inside a generated block (a spoke's members,
-// the hub's topics, log.md's entries): a title or summary may hold an HTML
-// comment such as a block's closing marker, which would end the block
-// early. The backslash keeps it a comment no parser sees, and Markdown
-// still renders "<!--".
-func blockText(s string) string { return strings.ReplaceAll(s, "<!--", `<\!--`) }
-
-// unblockText reverses blockText for entries read back from a block.
-func unblockText(s string) string { return strings.ReplaceAll(s, `<\!--`, "<!--") }
-
+// entryLine is a member's line in a spoke or the hub. Its title and summary
+// are escaped (content.EscapeInline): a title holding a link, emphasis or
+// HTML shows as written, and one holding a block's closing marker cannot
+// end the generated block early.
 func entryLine(from string, m *member) string {
-	l := "- [" + escapeLinkText(m.Title) + "](" + linkTarget(content.RelLink(from, m.Path)) + ")"
-	if s := strings.Join(strings.Fields(m.Summary), " "); s != "" {
-		l += " — " + blockText(s)
+	l := "- [" + content.EscapeInline(m.Title) + "](" + linkTarget(content.RelLink(from, m.Path)) + ")"
+	if s := content.EscapeInline(m.Summary); s != "" {
+		l += " — " + s
 	}
 	return l
 }
@@ -443,7 +439,7 @@ func (tx *Tx) writeSpoke(ctx context.Context, sp *spoke) error {
 	page := sp.page
 	if page == nil {
 		desc := tx.space.topicDescription(sp.name)
-		body := "# " + sp.name + "\n\n"
+		body := "# " + content.EscapeInline(sp.name) + "\n\n"
 		if desc != "" {
 			body += desc + "\n\n"
 		}
@@ -470,7 +466,7 @@ func (tx *Tx) writeSpoke(ctx context.Context, sp *spoke) error {
 			for j, m := range chunk {
 				lines[j] = entryLine(pp, m)
 			}
-			partBody := "# " + label + "\n\nPart of [" + escapeLinkText(sp.name) + "](" + content.RelLink(pp, p) + ").\n\n"
+			partBody := "# " + content.EscapeInline(label) + "\n\nPart of [" + content.EscapeInline(sp.name) + "](" + content.RelLink(pp, p) + ").\n\n"
 			partBody = replaceGenerated(partBody, membersOpen, membersClose, lines)
 			pg := content.NewPage(content.Meta{Title: label, Kind: content.KindTopic, Topics: []string{sp.name}}, []byte(partBody))
 			if _, err := tx.Put(ctx, pp, pg, RoleSpoke); err != nil {
@@ -580,7 +576,7 @@ func newHub(name string) *content.Page {
 	if name == "" {
 		name = "Knowledge base"
 	}
-	body := "# " + name + "\n\nThe topics of this knowledge base. Each links to its spoke, which lists the topic's pages with a one-line summary.\n\n" +
+	body := "# " + content.EscapeInline(name) + "\n\nThe topics of this knowledge base. Each links to its spoke, which lists the topic's pages with a one-line summary.\n\n" +
 		topicsOpen + "\n" + topicsClose + "\n"
 	return content.NewPage(content.Meta{Title: name, Kind: content.KindHub}, []byte(body))
 }

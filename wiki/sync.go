@@ -401,6 +401,9 @@ func (s *Space) moveTo(ctx context.Context, from, to gitstore.Hash, msg string, 
 	}
 	res.Received += received
 	res.WorktreeSkipped = append(res.WorktreeSkipped, cr.SkippedWorktree...)
+	if errors.Is(cr.WorktreeErr, gitstore.ErrWorktreeIncomplete) {
+		return &WorktreeError{Op: "sync", Commit: cr.Hash.String(), Err: cr.WorktreeErr}
+	}
 	return nil
 }
 

@@ -143,7 +143,7 @@ func writeLintReports(e *env, format string, all bool, reports []*lint.Report) e
 		}
 		return e.emit(reports[0], nil)
 	}
-	return lint.WriteText(e.stdout, reports)
+	return lint.WriteText(inertWriter{e.stdout}, reports)
 }
 
 // parseLintNow reads a --now flag: an RFC 3339 time or a date (midnight UTC).

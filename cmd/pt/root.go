@@ -152,7 +152,8 @@ func (e *env) open() (*wiki.Space, error) {
 	return s, err
 }
 
-// emit prints v as JSON with --json, else its human rendering.
+// emit prints v as JSON with --json, else its human rendering, with any
+// control character a page carried shown as an escape (inertWriter).
 func (e *env) emit(v any, human func(w io.Writer)) error {
 	if e.json {
 		enc := json.NewEncoder(e.stdout)
@@ -160,7 +161,7 @@ func (e *env) emit(v any, human func(w io.Writer)) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(v)
 	}
-	human(e.stdout)
+	human(inertWriter{e.stdout})
 	return nil
 }
 

@@ -60,7 +60,10 @@ func newServeCmd(e *env) *cobra.Command {
 			if err := mcp.CheckListen(addr, authMode); err != nil {
 				return usageError{err}
 			}
-			opts := mcp.HTTPOptions{Addr: addr, Auth: authMode, Rate: rate, Burst: burst, AllowedHosts: hosts}
+			// Warnings and errors only: why the token store cannot be read
+			// is told here, never to a caller.
+			logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			opts := mcp.HTTPOptions{Addr: addr, Auth: authMode, Rate: rate, Burst: burst, AllowedHosts: hosts, Logger: logger}
 			if authMode != mcp.AuthNone {
 				opts.Tokens = mcp.OpenTokens(s)
 			}

@@ -58,7 +58,7 @@ func newShowCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = e.stdout.Write(data)
+			_, err = inertWriter{e.stdout}.Write(data)
 			return err
 		},
 	}

@@ -46,6 +46,8 @@ type CommitResult struct {
 	// WorktreeErr is set when the commit landed but the work tree or index
 	// could not be brought in step (for example a long-held index.lock). The
 	// update stays journaled and is finished by the next Open or Commit.
+	// It wraps ErrWorktreeIncomplete when a work-tree file is missing or
+	// stale; SkippedWorktree never lists such a file.
 	WorktreeErr error
 }
 
@@ -197,6 +199,10 @@ func (s *Store) beginBranchWrite(ctx context.Context) (done func(), err error) {
 // branch never moved). When a git command holds index.lock past
 // indexLockWait, the branch moves first and the index follows, as git
 // allows.
+//
+// A file or the index that cannot be written before the branch moves (a
+// full disk) abandons the batch; after the move it leaves the batch landed
+// with WorktreeErr wrapping ErrWorktreeIncomplete.
 func (s *Store) landBranch(res CommitResult, old, new Hash, msg string, who Signature, keepWorktree bool, pending []wtEntry) (CommitResult, error) {
 	if keepWorktree {
 		s.holdIndex()
@@ -217,9 +223,20 @@ func (s *Store) landBranch(res CommitResult, old, new Hash, msg string, who Sign
 	}
 	states := s.syncFiles(pending)
 	lockPath := s.indexHeld.Name()
+	werr := writeFailure(states)
 	var idxErr error
-	if len(states) > 0 {
+	if len(states) > 0 && werr == nil {
 		idxErr = s.writeIndex(s.indexHeld, states)
+		if idxErr != nil && !errors.Is(idxErr, errIndexUnsupported) {
+			werr = describeOSError(idxErr)
+		}
+	}
+	if werr != nil {
+		// The branch has not moved: the batch is abandoned and the files
+		// go back to what the branch holds.
+		s.releaseIndex()
+		s.finishPendingLocked()
+		return res, fmt.Errorf("gitstore: work tree: %w; nothing was committed", werr)
 	}
 	moved := false
 	publish := func() { // called once the branch has moved

@@ -22,7 +22,8 @@
 //   - the work tree and .git/index follow the branch for the changed paths
 //     only, guarded by a journal (<gitdir>/pt/worktree.pending) that Open and
 //     the next Commit finish after a crash, and never overwriting a user's
-//     uncommitted edit.
+//     uncommitted edit; a file that cannot be written (a full disk) is an
+//     error, never taken for such an edit.
 //
 // Callers (package wiki) speak in slash-separated paths relative to the
 // repository root and in bytes; nothing of go-git leaks through the API.

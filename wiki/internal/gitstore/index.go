@@ -182,9 +182,10 @@ func dirFileConflict(entries []indexEntry, name string) bool {
 	return i < len(entries) && strings.HasPrefix(entries[i].name, name+"/")
 }
 
-// lockIndex takes index.lock the way git does. A lock left by a pt process
-// that died while finishing its journal (deadPID, created after `since`) is
-// removed; any other is a live git command's and is waited for briefly.
+// lockIndex takes index.lock the way git does. A lock pt left to hold git
+// off (holdOffGit), or left by a pt process that died while finishing its
+// journal (deadPID, created after `since`), is removed; any other is a live
+// git command's and is waited for briefly. The caller holds the write lock.
 func (s *Store) lockIndex(lockPath string, deadPID int, since time.Time) (*os.File, error) {
 	deadline := time.Now().Add(indexLockWait)
 	for {
@@ -194,6 +195,9 @@ func (s *Store) lockIndex(lockPath string, deadPID int, since time.Time) (*os.Fi
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("gitstore: lock index: %w", err)
+		}
+		if s.releaseHeldOffIndex(lockPath) {
+			continue
 		}
 		if fi, serr := os.Stat(lockPath); serr == nil && deadPID != 0 && processDead(deadPID) &&
 			!fi.ModTime().Before(since.Add(-time.Second)) {

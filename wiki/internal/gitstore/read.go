@@ -164,6 +164,22 @@ func (s *Store) BlobOf(ctx context.Context, commit Hash, path string) (Hash, err
 	return e.hash, nil
 }
 
+// IsSymlink reports whether path at commit is a symbolic link (a blob of
+// mode 120000, whose content is the link's target, not a file's).
+func (s *Store) IsSymlink(ctx context.Context, commit Hash, path string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	root, err := s.commitTree(commit)
+	if err != nil {
+		return false, err
+	}
+	e, ok, err := s.lookup(root, strings.Trim(path, "/"))
+	return ok && e.mode == modeSymlink, err
+}
+
 // ReadBlob returns a blob's content.
 func (s *Store) ReadBlob(ctx context.Context, blob Hash) ([]byte, error) {
 	if err := ctx.Err(); err != nil {

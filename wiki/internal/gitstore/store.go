@@ -43,6 +43,9 @@ type Store struct {
 	// indexHeld is index.lock, taken before the branch moves and renamed
 	// into place right after (landBranch); nil otherwise. Guarded by mu.
 	indexHeld *os.File
+	// writeFile writes a work-tree file; nil means writeFileAtomic. Tests
+	// set it to fail a write where no small disk can be mounted.
+	writeFile func(full string, data []byte, mode uint32) error
 
 	mu   sync.Mutex // guards repo, st and the work tree/index update
 	repo *gogit.Repository

@@ -40,6 +40,9 @@ type wtState struct {
 	inStep  bool        // the work-tree file now holds `to`
 	fi      os.FileInfo // its stat, when inStep and present
 	skipped bool        // a user's edit was left alone
+	// err is why the path could not be brought in step (a full disk, an
+	// I/O error): never a person's edit, so never reported as one.
+	err error
 }
 
 const journalName = "worktree.pending"
@@ -178,6 +181,11 @@ func (s *Store) finishPendingLocked() error {
 // syncWorktree updates files, then the index, then drops the journal.
 // deadPID and since describe the process whose journal is being finished, so
 // that an index.lock it left behind can be recognised as stale.
+//
+// When a file could not be written the journal stays, and git is held off
+// (holdOffGit) until a later pt command finishes it: an index that says the
+// batch's files are there while the work tree lacks them would let a
+// person's `git commit -a` commit their deletion.
 func (s *Store) syncWorktree(entries []wtEntry, deadPID int, since time.Time) ([]string, error) {
 	states := s.syncFiles(entries)
 	var skipped []string
@@ -185,6 +193,10 @@ func (s *Store) syncWorktree(entries []wtEntry, deadPID int, since time.Time) ([
 		if st.skipped {
 			skipped = append(skipped, st.path)
 		}
+	}
+	if werr := writeFailure(states); werr != nil {
+		s.holdOffGit(deadPID, since)
+		return skipped, fmt.Errorf("%w: %w", ErrWorktreeIncomplete, werr)
 	}
 	err := s.updateIndex(states, deadPID, since)
 	if err == nil || errors.Is(err, errIndexUnsupported) {
@@ -272,7 +284,8 @@ func spreadOverDirs(writes []wtEntry) {
 }
 
 // syncFile brings one path in step; read fetches a blob the entry does not
-// carry (nil for deletes).
+// carry (nil for deletes). A person's edit, an untracked file or a directory
+// in the way is skipped; a write that fails is an error (wtState.err).
 func (s *Store) syncFile(e wtEntry, read func(Hash) ([]byte, error)) wtState {
 	st := wtState{wtEntry: e}
 	st.data = nil // the state outlives the write: do not keep the content
@@ -283,16 +296,18 @@ func (s *Store) syncFile(e wtEntry, read func(Hash) ([]byte, error)) wtState {
 		st.skipped = true
 		return st
 	}
-	cur, kind := currentBlob(full)
+	cur, kind, err := currentBlob(full)
 	okPrior := kind != kindOther && slices.Contains(e.ok, cur)
 	switch {
+	case err != nil:
+		st.err = err
 	case kind == kindOther: // a directory or something odd where a file belongs
 		st.skipped = true
 	case e.to.IsZero() && kind == kindAbsent:
 		st.inStep = true
 	case e.to.IsZero() && okPrior:
 		if err := os.Remove(full); err != nil {
-			st.skipped = true
+			st.err = err
 			break
 		}
 		st.inStep = true
@@ -302,31 +317,36 @@ func (s *Store) syncFile(e wtEntry, read func(Hash) ([]byte, error)) wtState {
 	case cur == e.to && kind == kindFile:
 		st.inStep = true
 	case okPrior:
-		data := e.data
-		if data == nil {
-			var err error
-			if data, err = read(e.to); err != nil {
-				st.skipped = true
-				break
-			}
-		}
-		if err := writeFileAtomic(full, data, e.mode); err != nil {
-			st.skipped = true
-			break
-		}
-		st.inStep = true
+		st.err = s.writeBlob(full, e, read)
+		st.inStep = st.err == nil
 	default:
 		st.skipped = true
 	}
 	if st.inStep && !e.to.IsZero() {
 		fi, err := os.Lstat(full)
 		if err != nil {
-			st.inStep, st.skipped = false, true
+			st.inStep, st.err = false, err
 		} else {
 			st.fi = fi
 		}
 	}
 	return st
+}
+
+// writeBlob writes e's target content at full, reading it with read when
+// the entry does not carry it.
+func (s *Store) writeBlob(full string, e wtEntry, read func(Hash) ([]byte, error)) error {
+	data := e.data
+	if data == nil {
+		var err error
+		if data, err = read(e.to); err != nil {
+			return err
+		}
+	}
+	if s.writeFile != nil {
+		return s.writeFile(full, data, e.mode)
+	}
+	return writeFileAtomic(full, data, e.mode)
 }
 
 type fileKind int
@@ -337,28 +357,29 @@ const (
 	kindOther
 )
 
-// currentBlob hashes the work-tree file at full as git would.
-func currentBlob(full string) (Hash, fileKind) {
+// currentBlob hashes the work-tree file at full as git would. An error
+// is a file that is there but cannot be read.
+func currentBlob(full string) (Hash, fileKind, error) {
 	fi, err := os.Lstat(full)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), isNotDir(err):
-		return Hash{}, kindAbsent
+		return Hash{}, kindAbsent, nil
 	case err != nil:
-		return Hash{}, kindOther
+		return Hash{}, kindOther, nil
 	case fi.Mode().IsRegular():
 		data, err := os.ReadFile(full)
 		if err != nil {
-			return Hash{}, kindOther
+			return Hash{}, kindOther, err
 		}
-		return hashObject(blobObject, data), kindFile
+		return hashObject(blobObject, data), kindFile, nil
 	case fi.Mode()&fs.ModeSymlink != 0:
 		t, err := os.Readlink(full)
 		if err != nil {
-			return Hash{}, kindOther
+			return Hash{}, kindOther, err
 		}
-		return hashObject(blobObject, []byte(t)), kindFile
+		return hashObject(blobObject, []byte(t)), kindFile, nil
 	}
-	return Hash{}, kindOther
+	return Hash{}, kindOther, nil
 }
 
 // writeFileAtomic replaces full with data through a temp file and a
