@@ -1,0 +1,63 @@
+package mcp
+
+import (
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ptwiki/pt/content/guidance"
+)
+
+// Instructions is what the server tells every agent when it connects: the
+// tools by what they do to the space, the resources, the ground-cite-file
+// back workflow and the safety rules. Its habits are the words of
+// AGENTS.md and the consult-the-kb skill (content/guidance).
+const Instructions = `This server is a pt knowledge base: a team's decisions, conventions, lessons and summaries of sources, kept as Markdown pages in git. Every change is one commit.
+
+## Habits
+
+` + guidance.Habits + `
+## Tools
+
+Read (never change anything):
+- ` + ToolQuery + `: ranked excerpts for a question, each with the page path and the revision to cite. sufficient=false means the space does not hold the answer.
+- ` + ToolReadPage + `: one page in full, at the head or at a commit.
+- ` + ToolBrowse + `: the hub (every topic) or one topic's spoke (its pages, one line each).
+- ` + ToolLint + `: open lint findings (broken links, orphans, provenance drift, expired pages).
+- ` + ToolLog + `: the latest commits with their batch id, kind and approver.
+
+Write (add knowledge; each call is one commit):
+- ` + ToolFileBack + `: file a consult's answer back as a synthesis page; it passes gates (classification, durability, citations, no echo or near-duplicate) and the verdict says filed or why not.
+- ` + ToolIngest + `: add a source verbatim with its summary; needs approved_by.
+
+Destructive (undo or retire knowledge):
+- ` + ToolRevert + `: undo a whole batch as a new commit.
+
+## Resources
+
+- ` + HubURI + `: the hub, every topic one line each.
+- ` + PageURITemplate + `: any page by its path, e.g. kb://page/pages/storage.md.
+- The prompt ` + PromptConsult + ` starts a task grounded in the space.
+
+## Workflow
+
+1. Ground: before you implement, design or answer, call ` + ToolQuery + ` with the task in plain words. Read whole pages with ` + ToolReadPage + ` when an excerpt is not enough.
+2. Check: rely on an excerpt only when it states the fact; a page marked needs_review has open findings.
+3. Cite: name each page you relied on as path@revision, e.g. pages/storage.md@3f2a1c9.
+4. File back: when you worked out something that stays true, call ` + ToolFileBack + ` with the pages you cited.
+
+## Safety
+
+- approved_by names the person who approved a write; never invent one, and never fill it with your own name. Ask the person.
+- Destructive tools act only when a person asked for that change. When a tool answers with a preview and a confirmation token, show the preview to the person and call again with the token only after they agree.
+- Never file secrets, credentials or personal data: writes that carry a secret are refused. Never file plans, priorities or status: they are live state and are refused.`
+
+// capabilities are what the server implements. Its tools, resources and
+// prompts are registered once and never change while it runs, so it sends
+// no list-changed notifications and must not advertise them; it sends no
+// log messages either.
+func capabilities() *sdk.ServerCapabilities {
+	return &sdk.ServerCapabilities{
+		Tools:     &sdk.ToolCapabilities{},
+		Resources: &sdk.ResourceCapabilities{},
+		Prompts:   &sdk.PromptCapabilities{},
+	}
+}
