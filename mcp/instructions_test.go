@@ -66,7 +66,7 @@ func TestInstructionsListEveryTool(t *testing.T) {
 }
 
 // The server advertises what it implements: its lists never change, so no
-// listChanged; it sends no log messages and takes no subscriptions.
+// listChanged; it takes no subscriptions and completes no arguments.
 func TestCapabilitiesAreImplemented(t *testing.T) {
 	cs := connect(t, newSpace(t), "test-agent")
 	c := cs.InitializeResult().Capabilities
@@ -77,7 +77,7 @@ func TestCapabilitiesAreImplemented(t *testing.T) {
 		t.Errorf("listChanged advertised, but the server never sends it: %+v %+v %+v", c.Tools, c.Resources, c.Prompts)
 	case c.Resources.Subscribe:
 		t.Error("resource subscriptions advertised, but none are implemented")
-	case c.Logging != nil || c.Completions != nil:
-		t.Errorf("logging or completions advertised, but not implemented: %+v", c)
+	case c.Completions != nil:
+		t.Errorf("completions advertised, but not implemented: %+v", c)
 	}
 }
