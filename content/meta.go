@@ -80,6 +80,7 @@ type Meta struct {
 	Durability     string     `yaml:"durability,omitempty" json:"durability,omitempty"`
 	Expires        string     `yaml:"expires,omitempty" json:"expires,omitempty"`
 	SourceKind     string     `yaml:"source_kind,omitempty" json:"source_kind,omitempty"`
+	AppliesTo      []string   `yaml:"applies_to,omitempty" json:"applies_to,omitempty"` // globs over the code repository (internal/ledger/**)
 	Provenance     Provenance `yaml:"provenance,omitempty" json:"provenance,omitzero"`
 	Created        time.Time  `yaml:"created,omitempty" json:"created,omitzero"`
 	Updated        time.Time  `yaml:"updated,omitempty" json:"updated,omitzero"`

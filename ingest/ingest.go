@@ -38,6 +38,9 @@ func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckAppliesTo(ctx, s, src.AppliesTo); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
 	b := wiki.Batch{Kind: wiki.KindIngest, Title: in.title, ApprovedBy: src.ApprovedBy, Author: src.Author, When: src.When}
 	return s.Apply(ctx, b, in.stage)
 }
@@ -145,13 +148,14 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 		author.Kind = content.AuthorAgent
 	}
 	rev, err := putSource(ctx, tx, srcPath, in.page, sourceMeta{
-		title: in.title, kind: in.kind, topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy,
+		title: in.title, kind: in.kind, topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy, appliesTo: in.src.AppliesTo,
 	})
 	if err != nil {
 		return err
 	}
 	if err := putSummary(ctx, tx, sumPath, summaryInput{
 		title: in.title, kind: in.kind, topics: topics, line: line, source: srcPath, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: b.When,
+		appliesTo: appliesOf(in.src.AppliesTo, in.page),
 	}); err != nil {
 		return err
 	}

@@ -52,6 +52,9 @@ type Source struct {
 	// Slug names sources/<slug>.md and summaries/<slug>.md; "" means the
 	// slug of the title.
 	Slug string
+	// AppliesTo are globs over the code repository (internal/ledger/**)
+	// whose files the source governs; its summary carries them too.
+	AppliesTo []string
 }
 
 // Errors callers branch on; each is wrapped with the page path and, where

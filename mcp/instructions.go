@@ -18,7 +18,7 @@ const Instructions = `This server is a pt knowledge base: a team's decisions, co
 ## Tools
 
 Read (never change anything):
-- ` + ToolQuery + `: ranked excerpts for a question, each with the page path and the revision to cite. sufficient=false means the space does not hold the answer.
+- ` + ToolQuery + `: ranked excerpts for a question, each with the page path and the revision to cite. Pass paths (the files you are about to change) to get the pages that apply to them first, with or without a question. sufficient=false means the space does not hold the answer.
 - ` + ToolReadPage + `: one page in full, at the head or at a commit.
 - ` + ToolBrowse + `: the hub (every topic) or one topic's spoke (its pages, one line each).
 - ` + ToolLint + `: open lint findings (broken links, orphans, provenance drift, expired pages).
@@ -39,7 +39,7 @@ Destructive (undo or retire knowledge):
 
 ## Workflow
 
-1. Ground: before you implement, design or answer, call ` + ToolQuery + ` with the task in plain words. Read whole pages with ` + ToolReadPage + ` when an excerpt is not enough.
+1. Ground: before you implement, design or answer, call ` + ToolQuery + ` with the task in plain words and the files you will touch as paths. Read whole pages with ` + ToolReadPage + ` when an excerpt is not enough.
 2. Check: rely on an excerpt only when it states the fact; a page marked needs_review has open findings.
 3. Cite: name each page you relied on as path@revision, e.g. pages/storage.md@3f2a1c9.
 4. File back: when you worked out something that stays true, call ` + ToolFileBack + ` with the pages you cited.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,9 +17,13 @@ import (
 
 // QueryInput is the input of query_knowledge_base.
 type QueryInput struct {
-	Question string `json:"question" jsonschema:"the question or task, in plain words"`
-	K        int    `json:"k,omitempty" jsonschema:"at most this many excerpts (omitted or 0: the default, 8; at most 50)"`
-	Budget   int    `json:"budget,omitempty" jsonschema:"context budget in tokens (omitted or 0: the default, 4000; at least 40)"`
+	Question string   `json:"question,omitempty" jsonschema:"the question or task, in plain words (may be omitted when paths are given)"`
+	Paths    []string `json:"paths,omitempty" jsonschema:"files of the code repository you are about to change, relative to its root (internal/ledger/replay.go): pages that apply to them come first"`
+	K        int      `json:"k,omitempty" jsonschema:"at most this many excerpts (omitted or 0: the default, 8; at most 50)"`
+	Budget   int      `json:"budget,omitempty" jsonschema:"context budget in tokens (omitted or 0: the default, 4000; at least 40)"`
+	Topics   []string `json:"topics,omitempty" jsonschema:"only pages of one of these topics"`
+	Kinds    []string `json:"kinds,omitempty" jsonschema:"only pages of one of these kinds (source, source_summary, page, synthesis, retrospective)"`
+	Since    string   `json:"since,omitempty" jsonschema:"only pages updated (else created) on or after this date (2026-11-01) or RFC 3339 time"`
 }
 
 // PageInput is the input of read_page.
@@ -71,7 +76,7 @@ const maxLog = 500
 func (t *tools) addRead(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:        ToolQuery,
-		Description: "Search the knowledge base before you implement or answer: returns ranked excerpts, each with the page path and the revision to cite, and sufficient=false when the space does not hold the answer.",
+		Description: "Search the knowledge base before you implement or answer: returns ranked excerpts, each with the page path and the revision to cite, and sufficient=false when the space does not hold the answer. Pass paths (the files you are about to change) to get the pages that apply to them first, with or without a question.",
 		Annotations: readOnly("Query the knowledge base"),
 	}, t.query)
 	sdk.AddTool(srv, &sdk.Tool{
@@ -101,7 +106,14 @@ func (t *tools) query(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput
 	if in.K < 0 || in.Budget < 0 {
 		return nil, nil, errors.New("query_knowledge_base: k and budget must not be negative")
 	}
-	res, err := retrieve.Query(ctx, t.space, retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget})
+	req := retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget, Paths: in.Paths, Topics: in.Topics, Kinds: in.Kinds}
+	if in.Since != "" {
+		var err error
+		if req.Since, err = parseSince(in.Since); err != nil {
+			return nil, nil, fmt.Errorf("query_knowledge_base: since: %w", err)
+		}
+	}
+	res, err := retrieve.Query(ctx, t.space, req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("query_knowledge_base: %w", err)
 	}
@@ -240,4 +252,16 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// parseSince reads a date or an RFC 3339 time.
+func parseSince(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01) or an RFC 3339 time", s)
+	}
+	return t, nil
 }

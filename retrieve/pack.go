@@ -45,7 +45,7 @@ type candidate struct {
 func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, groups []*group, req Request, review map[string]bool) ([]candidate, error) {
 	var out []candidate
 	for i, g := range groups {
-		if len(out) == req.K || i >= 4*req.K {
+		if len(out) == req.K || i >= 4*req.K && !req.filtered() {
 			break
 		}
 		if len(g.sections) == 0 {
@@ -66,7 +66,7 @@ func pick(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, gr
 		if err != nil {
 			continue // unreadable now (a broken page): it cannot be cited
 		}
-		if !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, s, head, pa, req) {
+		if !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, s, head, pa, req) || !req.admits(pa.Page.Meta) {
 			continue
 		}
 		c := candidate{g: g, sec: sec, page: pa, title: sec.Title, fused: g.fused,

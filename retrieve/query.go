@@ -28,7 +28,21 @@ var inactive = []string{content.StatusStale, content.StatusRetracted, content.St
 // the hub's topics and their spokes, fused with full-text search over every
 // section and every page, packed into at most req.Budget tokens. When the
 // space does not hold the answer, Sufficient is false and Results is empty.
+//
+// With req.Paths, the pages that apply to those files come first (see
+// withPaths), and the question may be empty.
 func Query(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
+	if err := cleanPaths(&req); err != nil {
+		return nil, err
+	}
+	if len(req.Paths) > 0 {
+		return withPaths(ctx, s, req)
+	}
+	return ask(ctx, s, req)
+}
+
+// ask answers req's question.
+func ask(ctx context.Context, s *wiki.Space, req Request) (*Result, error) {
 	if strings.TrimSpace(strings.Map(dropControl, req.Question)) == "" {
 		return nil, ErrEmptyQuestion
 	}

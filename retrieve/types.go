@@ -3,12 +3,21 @@ package retrieve
 import "time"
 
 // Request is one question. Zero values: K is DefaultK, Budget is
-// DefaultBudget tokens, Now is the current time.
+// DefaultBudget tokens, Now is the current time, and no filter applies.
 type Request struct {
 	Question string
 	K        int       // at most this many results
 	Budget   int       // context budget in tokens (see EstimateTokens)
 	Now      time.Time // decides which time_bound pages have expired
+	// Paths are files of the code repository the agent is about to change
+	// (internal/ledger/replay.go): pages whose applies_to covers one come
+	// first, and with Paths the question may be empty.
+	Paths []string
+	// Topics, Kinds and Since keep only pages with one of these topics, of
+	// one of these kinds, updated (else created) at or after Since.
+	Topics []string
+	Kinds  []string
+	Since  time.Time
 }
 
 // Defaults for a Request's zero values.
@@ -62,4 +71,5 @@ type Trace struct {
 	Reason     string   `json:"reason,omitempty"`   // why the answer is insufficient, when it is
 	Channels   []string `json:"channels,omitempty"` // channels that produced candidates: spokes, sections, pages, feedback
 	Expanded   []string `json:"expanded,omitempty"` // short forms searched besides the long forms the question spells out ("wg" for "working group")
+	Applied    int      `json:"applied,omitempty"`  // pages whose applies_to covers the request's paths
 }

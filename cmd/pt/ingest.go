@@ -69,6 +69,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&src.Topics, "topic", nil, "a topic of the source (repeatable; default: assigned from the space's taxonomy)")
 	f.StringArrayVar(&src.Related, "related", nil, "a page to link back to the new summary (repeatable)")
 	f.StringVar(&src.Slug, "slug", "", "the name of sources/<slug>.md (default: from the title)")
+	f.StringArrayVar(&src.AppliesTo, "applies-to", nil, "a glob of code paths the source governs, e.g. 'internal/ledger/**' (repeatable)")
 	return cmd
 }
 

@@ -56,7 +56,7 @@ func Section(prefix, name string) string {
 	fmt.Fprintf(&b, "## Knowledge base: %s\n\n", name)
 	fmt.Fprintf(&b, "The team's decisions, conventions and lessons live in a pt knowledge base %s.\n\n", where)
 	b.WriteString(Habits)
-	fmt.Fprintf(&b, "\nWithout the MCP server, use the CLI: `pt%s query-kb --json \"QUESTION\"`; "+
+	fmt.Fprintf(&b, "\nWithout the MCP server, use the CLI: `pt%s query-kb --json \"QUESTION\"` (add `--path FILE` for the files you will change); "+
 		"cite `path@revision` from its `results`.\n", kb)
 	b.WriteString(endMarker(Key(prefix)) + "\n")
 	return b.String()
@@ -64,7 +64,7 @@ func Section(prefix, name string) string {
 
 // Habits are the five habits every piece of guidance states, in the same
 // words: the AGENTS.md section, the skill and the MCP server's instructions.
-const Habits = `- Query before implementing: call query_knowledge_base and read what applies.
+const Habits = `- Query before implementing: call query_knowledge_base (pass the files you are about to change as paths) and read what applies.
 - Cite what you used as path@revision, with the revision the query returned.
 - Check that an excerpt states the fact before you rely on it; when the answer is sufficient=false, say the knowledge base does not know.
 - File back durable answers (decisions, conventions, how things work) with file_back_consult, citing the pages used.
@@ -92,6 +92,7 @@ Run pt from the repository (AGENTS.md says where each knowledge base lives; pass
 
 ` + "```sh" + `
 pt query-kb --json "how are ledger replays made idempotent"
+pt query-kb --json --path internal/ledger/replay.go
 ` + "```" + `
 
 Each result has path, revision and excerpt; cite path@revision. When sufficient is false, results is empty: say so rather than guess.
