@@ -41,7 +41,7 @@ func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error
 	if err := CheckAppliesTo(ctx, s, src.AppliesTo); err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	b := wiki.Batch{Kind: wiki.KindIngest, Title: in.title, ApprovedBy: src.ApprovedBy, Author: src.Author, When: src.When}
+	b := wiki.Batch{Kind: wiki.KindIngest, Title: in.title, ApprovedBy: in.src.ApprovedBy, Author: src.Author, When: src.When, Propose: src.Propose}
 	return s.Apply(ctx, b, in.stage)
 }
 
@@ -57,7 +57,9 @@ type checked struct {
 
 // checkSource runs every check that does not need the repository's head.
 func checkSource(s *wiki.Space, src Source) (*checked, error) {
-	if err := checkApprover("ingest", src.ApprovedBy); err != nil {
+	if src.Propose {
+		src.ApprovedBy = "" // a person approves the proposal, later
+	} else if err := checkApprover("ingest", src.ApprovedBy); err != nil {
 		return nil, err
 	}
 	fields := []lineField{{"title", src.Title}, {"summary", src.Summary}, {"slug", src.Slug}, {"kind", src.Kind}, {"author", src.Author.Name}}

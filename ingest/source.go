@@ -55,6 +55,9 @@ type Source struct {
 	// AppliesTo are globs over the code repository (internal/ledger/**)
 	// whose files the source governs; its summary carries them too.
 	AppliesTo []string
+	// Propose writes the ingest as a proposal for a person to review
+	// (wiki.Batch.Propose); ApprovedBy is then left to pt approve.
+	Propose bool
 }
 
 // Errors callers branch on; each is wrapped with the page path and, where

@@ -132,6 +132,7 @@ func TestHTTPAuth(t *testing.T) {
 		ToolIngest:   {"title": "x", "body": "y", "approved_by": "dana"},
 		ToolRevert:   {"batch": "b-1", "approved_by": "dana"},
 		ToolFileBack: {"question": "q", "answer": "a", "citations": []string{"x.md"}},
+		ToolPropose:  {"title": "t", "body": "b", "citations": []string{"x.md"}},
 	}
 	for _, tool := range WriteTools {
 		res := call(t, rc, tool, writeArgs[tool])

@@ -24,8 +24,9 @@ Read (never change anything):
 - ` + ToolLint + `: open lint findings (broken links, orphans, provenance drift, expired pages).
 - ` + ToolLog + `: the latest commits with their batch id, kind and approver.
 
-Write (add knowledge; each call is one commit):
+Write (add knowledge; each call is one commit, or one proposal when the space sends agents' writes to review):
 - ` + ToolFileBack + `: file a consult's answer back as a synthesis page; it passes gates (classification, durability, citations, no echo or near-duplicate) and the verdict says filed or why not.
+- ` + ToolPropose + `: propose a note (title, body, citations) for a person to review; it passes the same gates and lands only when they approve it.
 - ` + ToolIngest + `: add a source verbatim with its summary; needs approved_by.
 
 Destructive (undo or retire knowledge):
@@ -42,7 +43,7 @@ Destructive (undo or retire knowledge):
 1. Ground: before you implement, design or answer, call ` + ToolQuery + ` with the task in plain words and the files you will touch as paths. Read whole pages with ` + ToolReadPage + ` when an excerpt is not enough.
 2. Check: rely on an excerpt only when it states the fact; a page marked needs_review has open findings.
 3. Cite: name each page you relied on as path@revision, e.g. pages/storage.md@3f2a1c9.
-4. File back: when you worked out something that stays true, call ` + ToolFileBack + ` with the pages you cited.
+4. File back: when you worked out something that stays true, call ` + ToolFileBack + ` (or ` + ToolPropose + ` when a person should review it first) with the pages you cited.
 
 ## Safety
 

@@ -52,6 +52,7 @@ func TestToolsListAnnotations(t *testing.T) {
 		ToolIngest:   {Destructive: f, Open: f, HasOutput: true},
 		ToolRevert:   {Destructive: tr, Open: f, HasOutput: true},
 		ToolFileBack: {Destructive: f, Open: f, HasOutput: true},
+		ToolPropose:  {Destructive: f, Open: f, HasOutput: true},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("tools (-want +got):\n%s", d)

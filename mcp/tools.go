@@ -20,11 +20,12 @@ const (
 	ToolFileBack = "file_back_consult"
 	ToolLint     = "lint_findings"
 	ToolLog      = "kb_log"
+	ToolPropose  = "propose_note"
 )
 
 // WriteTools are the tools that change the space; a read token cannot call
 // them.
-var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack}
+var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack, ToolPropose}
 
 // tools holds what every tool handler needs: the space. Handlers are safe
 // for concurrent use because wiki.Space is.

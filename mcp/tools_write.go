@@ -42,6 +42,7 @@ func (t *tools) addWrite(srv *sdk.Server) {
 		Annotations: writes("Revert a batch", true, false),
 	}, t.revert)
 	t.addFileBack(srv)
+	t.addPropose(srv)
 }
 
 func (t *tools) ingest(ctx context.Context, req *sdk.CallToolRequest, in IngestInput) (*sdk.CallToolResult, *wiki.Result, error) {
@@ -57,6 +58,7 @@ func (t *tools) ingest(ctx context.Context, req *sdk.CallToolRequest, in IngestI
 		Related:    in.Related,
 		ApprovedBy: strings.TrimSpace(in.ApprovedBy),
 		Author:     agentOf(req),
+		Propose:    t.space.Config().ProposeAgentWrites(),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("ingest_source: %w", err)

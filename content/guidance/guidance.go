@@ -67,7 +67,7 @@ func Section(prefix, name string) string {
 const Habits = `- Query before implementing: call query_knowledge_base (pass the files you are about to change as paths) and read what applies.
 - Cite what you used as path@revision, with the revision the query returned.
 - Check that an excerpt states the fact before you rely on it; when the answer is sufficient=false, say the knowledge base does not know.
-- File back durable answers (decisions, conventions, how things work) with file_back_consult, citing the pages used.
+- File back durable answers (decisions, conventions, how things work) with file_back_consult or propose_note, citing the pages used.
 - Never file live state: plans, priorities, status and who works on what go stale and are refused.
 `
 
@@ -84,7 +84,7 @@ description: Ground work in the team's pt knowledge base before implementing or 
 ` + Habits + `
 ## With MCP
 
-The pt server offers query_knowledge_base (question and/or paths), read_page, browse_index, and for writes file_back_consult.
+The pt server offers query_knowledge_base (question and/or paths), read_page, browse_index, and for writes file_back_consult and propose_note (a note a person reviews before it lands).
 
 ## Without MCP
 
