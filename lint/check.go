@@ -7,6 +7,7 @@ const (
 	CheckDrift       = "provenance_drift"
 	CheckExpired     = "expired_ttl"
 	CheckFrontmatter = "invalid_frontmatter"
+	CheckGap         = "knowledge_gap"
 )
 
 // Severities, from the most to the least serious. They are SARIF's levels,
@@ -60,6 +61,9 @@ var Rules = []Rule{
 	{ID: CheckOrphan, Name: "OrphanPage", Severity: SeverityNote,
 		Short: "No page links to this page and no spoke lists it.",
 		Help:  "Readers and retrieval reach pages through the hub, the spokes and links. Give the page topics or link it from a related page."},
+	{ID: CheckGap, Name: "KnowledgeGap", Severity: SeverityNote,
+		Short: "Agents asked a question the space could not answer.",
+		Help:  "pt records questions answered with sufficient: false or low coverage (pt gaps). Write or ingest the page that answers it; the finding resolves once the question is no longer recorded. kb.yaml gaps.lint turns these findings on."},
 }
 
 func ruleOf(check string) (Rule, int) {

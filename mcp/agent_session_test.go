@@ -110,3 +110,19 @@ func TestProposeGates(t *testing.T) {
 		t.Errorf("refused notes left proposals: %s", refs)
 	}
 }
+
+// A question the space cannot answer over MCP is recorded as a gap.
+func TestQueryRecordsGaps(t *testing.T) {
+	s := newSpace(t)
+	cs := connect(t, s, "claude-code")
+	res := call(t, cs, ToolQuery, map[string]any{"question": "who owns the billing reconciliation job"})
+	var r retrieve.Result
+	remarshal(t, res.StructuredContent, &r)
+	if r.Sufficient {
+		t.Fatalf("the seeds answer it: %s", textOf(res))
+	}
+	gaps, err := s.Gaps()
+	if err != nil || len(gaps) != 1 || gaps[0].Question != "who owns the billing reconciliation job" {
+		t.Errorf("gaps: %+v %v", gaps, err)
+	}
+}

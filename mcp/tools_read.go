@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -117,6 +118,7 @@ func (t *tools) query(ctx context.Context, _ *sdk.CallToolRequest, in QueryInput
 	if err != nil {
 		return nil, nil, fmt.Errorf("query_knowledge_base: %w", err)
 	}
+	ingest.RecordGap(t.space, res)
 	return text(renderQuery(res)), res, nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
 )
 
@@ -69,6 +70,7 @@ func newQueryCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			ingest.RecordGap(s, res)
 			return e.emit(res, func(w io.Writer) { renderResult(w, res) })
 		},
 	}
