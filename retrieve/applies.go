@@ -19,31 +19,81 @@ type applied struct {
 	spec int // GlobSpecificity of its narrowest matching glob
 }
 
+// scopedPage is a page of a commit that declares applies_to.
+type scopedPage struct {
+	path, blob string
+	globs      []string
+}
+
+// maxCachedGlobs bounds the blobs whose applies_to is remembered: a blob's
+// content never changes, so after the first query a new commit costs only
+// the pages it changed.
+const maxCachedGlobs = 1 << 16
+
+// scopedPages lists the pages at head that declare applies_to. It is kept
+// per commit, and each page's globs per blob, so that only the pages a new
+// commit changed are read again.
+func scopedPages(ctx context.Context, s *wiki.Space, head wiki.Rev) ([]scopedPage, error) {
+	caches.Lock()
+	if c := commitEntry(s, head); c.hasSc {
+		out := c.scoped
+		caches.Unlock()
+		return out, nil
+	}
+	caches.Unlock()
+	es, err := s.Pages(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	var out []scopedPage
+	for _, e := range es {
+		if !indexed(e.Path) || strings.HasPrefix(e.Path, wiki.TopicsDir) {
+			continue
+		}
+		caches.Lock()
+		globs, known := caches.globs[e.Blob]
+		caches.Unlock()
+		if !known {
+			data, err := s.ReadBlob(ctx, e.Blob)
+			if err != nil {
+				continue
+			}
+			if bytes.Contains(data, []byte("applies_to")) {
+				if pg, err := content.Parse(e.Path, data); err == nil {
+					globs = pg.Meta.AppliesTo
+				}
+			}
+			caches.Lock()
+			if len(caches.globs) >= maxCachedGlobs {
+				clear(caches.globs)
+			}
+			caches.globs[e.Blob] = globs
+			caches.Unlock()
+		}
+		if len(globs) > 0 {
+			out = append(out, scopedPage{path: e.Path, blob: e.Blob, globs: globs})
+		}
+	}
+	caches.Lock()
+	c := commitEntry(s, head)
+	c.scoped, c.hasSc = out, true
+	caches.Unlock()
+	return out, nil
+}
+
 // applying returns the active pages at head that apply to any of paths and
 // that req's filters admit, most specific first, one per canonical key (a
-// source rather than its summary). It reads the frontmatter of the pages
-// that mention applies_to at all; the others are read and skipped.
+// source rather than its summary).
 func applying(ctx context.Context, s *wiki.Space, head wiki.Rev, req Request) ([]applied, error) {
-	es, err := s.Pages(ctx, head)
+	scoped, err := scopedPages(ctx, s, head)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]int{} // canonical key → index in out
 	var out []applied
-	for _, e := range es {
-		if !indexed(e.Path) || strings.HasPrefix(e.Path, wiki.TopicsDir) {
-			continue
-		}
-		data, err := s.ReadBlob(ctx, e.Blob)
-		if err != nil || !bytes.Contains(data, []byte("applies_to")) {
-			continue
-		}
-		pa, err := parsedBlob(ctx, s, e.Blob, e.Path)
-		if err != nil || !pa.Page.Meta.Active(req.Now) || !req.admits(pa.Page.Meta) {
-			continue
-		}
+	for _, sp := range scoped {
 		spec := -1
-		for _, g := range pa.Page.Meta.AppliesTo {
+		for _, g := range sp.globs {
 			if content.CheckGlob(g) != nil {
 				continue
 			}
@@ -56,8 +106,12 @@ func applying(ctx context.Context, s *wiki.Space, head wiki.Rev, req Request) ([
 		if spec < 0 {
 			continue
 		}
+		pa, err := parsedBlob(ctx, s, sp.blob, sp.path)
+		if err != nil || !pa.Page.Meta.Active(req.Now) || !req.admits(pa.Page.Meta) {
+			continue
+		}
 		a := applied{page: pa, spec: spec}
-		key := canonical(e.Path)
+		key := canonical(sp.path)
 		if i, ok := seen[key]; ok {
 			if pa.Page.Meta.Kind == content.KindSource {
 				out[i] = a

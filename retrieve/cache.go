@@ -29,6 +29,8 @@ type commitCache struct {
 	spokes map[string]spokeParse
 	review map[string]bool
 	hasRev bool
+	scoped []scopedPage // pages with applies_to (applies.go)
+	hasSc  bool
 }
 
 type spokeParse struct {
@@ -42,7 +44,8 @@ var caches = struct {
 	pages   map[[2]string]*wiki.PageAt
 	terms   map[string]map[string]bool
 	tokens  map[string]positions
-}{commits: map[string]*commitCache{}, pages: map[[2]string]*wiki.PageAt{}, terms: map[string]map[string]bool{}, tokens: map[string]positions{}}
+	globs   map[string][]string // blob id → its page's applies_to (nil: none)
+}{commits: map[string]*commitCache{}, pages: map[[2]string]*wiki.PageAt{}, terms: map[string]map[string]bool{}, tokens: map[string]positions{}, globs: map[string][]string{}}
 
 func commitEntry(s *wiki.Space, head wiki.Rev) *commitCache {
 	k := s.StateDir() + "@" + string(head)
