@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -105,7 +107,7 @@ func Capture(ctx context.Context, s *wiki.Space, data []byte, opts CaptureOption
 	}
 	title := opts.Title
 	if title == "" {
-		title = "Lessons from " + name
+		title = "Lessons from " + path.Base(filepath.ToSlash(name))
 	}
 	r, err := Ingest(ctx, s, Source{Title: title, Kind: SourceChat, Body: []byte(body), Author: opts.Author, When: opts.When, Propose: true})
 	if err != nil {

@@ -38,6 +38,15 @@ func (s *Space) Approve(ctx context.Context, id string, opts ApproveOptions) (*R
 		return nil, err
 	}
 	defer unlock()
+	// Another process may have approved or rejected it while this one
+	// waited for the lock.
+	if h, err := s.store.Ref(ctx, ProposalRef(id)); err != nil || h != c.Hash {
+		unlock()
+		if _, err := s.openProposal(ctx, id); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("approve %s: the proposal changed while waiting; run pt approve again", id)
+	}
 	who := gitstore.Signature{Name: opts.Committer.Name, Email: opts.Committer.Email, When: s.Now()}
 	if who.Name == "" {
 		who.Name, who.Email = "pt", "pt@localhost"
