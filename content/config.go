@@ -30,6 +30,43 @@ type Config struct {
 	Reap           ReapConfig  `yaml:"reap,omitempty" json:"reap,omitempty"`
 	FileBack       FileBack    `yaml:"file_back,omitempty" json:"file_back,omitempty"`
 	Topics         []TopicHint `yaml:"topics,omitempty" json:"topics,omitempty"`
+	// AgentWrites is where agents' writes over MCP go: "direct" (the
+	// default) onto the branch, or "propose" into the review queue
+	// (proposal branches a person approves).
+	AgentWrites string     `yaml:"agent_writes,omitempty" json:"agent_writes,omitempty"`
+	Gaps        GapsConfig `yaml:"gaps,omitempty" json:"gaps,omitempty"`
+}
+
+// AgentWrites values.
+const (
+	AgentWritesDirect  = "direct"
+	AgentWritesPropose = "propose"
+)
+
+// ProposeAgentWrites reports whether agents' writes go to the review queue.
+func (c Config) ProposeAgentWrites() bool { return c.AgentWrites == AgentWritesPropose }
+
+// GapsConfig says whether the questions the space could not answer are
+// recorded (on by default, in the space's local state) and whether lint
+// reports them as knowledge_gap findings.
+type GapsConfig struct {
+	Record *bool `yaml:"record,omitempty" json:"record,omitempty"`
+	Lint   bool  `yaml:"lint,omitempty" json:"lint,omitempty"`
+	Max    int   `yaml:"max,omitempty" json:"max,omitempty"` // distinct questions kept; default 500
+}
+
+// DefaultMaxGaps bounds the questions a space records.
+const DefaultMaxGaps = 500
+
+// RecordGaps reports whether unanswered questions are recorded.
+func (c Config) RecordGaps() bool { return c.Gaps.Record == nil || *c.Gaps.Record }
+
+// MaxGaps is how many distinct unanswered questions are kept.
+func (c Config) MaxGaps() int {
+	if c.Gaps.Max <= 0 {
+		return DefaultMaxGaps
+	}
+	return c.Gaps.Max
 }
 
 // LintConfig is the lint schedule and what lint may do on its own.
@@ -124,6 +161,9 @@ func ParseConfig(data []byte) (Config, error) {
 	}
 	if c.Owner != "" && c.Owner != AuthorAgent && c.Owner != AuthorHuman {
 		return Config{}, fmt.Errorf("%s: owner must be agent or human, not %q", ConfigFile, c.Owner)
+	}
+	if c.AgentWrites != "" && c.AgentWrites != AgentWritesDirect && c.AgentWrites != AgentWritesPropose {
+		return Config{}, fmt.Errorf("%s: agent_writes must be direct or propose, not %q", ConfigFile, c.AgentWrites)
 	}
 	return c, nil
 }

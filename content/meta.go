@@ -101,6 +101,7 @@ type Meta struct {
 	SupersededBy   string     `yaml:"superseded_by,omitempty" json:"superseded_by,omitempty"` // the successor, with status superseded
 	Supersedes     []string   `yaml:"supersedes,omitempty" json:"supersedes,omitempty"`       // the pages this one replaced
 	Retraction     string     `yaml:"retraction,omitempty" json:"retraction,omitempty"`       // why the page was retracted
+	AppliesTo      []string   `yaml:"applies_to,omitempty" json:"applies_to,omitempty"`       // globs over the code repository (internal/ledger/**)
 	Provenance     Provenance `yaml:"provenance,omitempty" json:"provenance,omitzero"`
 	Created        time.Time  `yaml:"created,omitempty" json:"created,omitzero"`
 	Updated        time.Time  `yaml:"updated,omitempty" json:"updated,omitzero"`

@@ -48,12 +48,16 @@ type Consult struct {
 	// Retriever answers the question for the gates; nil means an Engine
 	// opened on the space for this consult alone.
 	Retriever Retriever
+	// Propose files a passing answer as a proposal for a person to review
+	// (wiki.Batch.Propose) instead of on the branch.
+	Propose bool
 }
 
 // Verdict values.
 const (
-	VerdictFiled   = "filed"
-	VerdictSkipped = "skipped"
+	VerdictFiled    = "filed"
+	VerdictProposed = "proposed" // passed the gates; waits on a proposal branch for a person
+	VerdictSkipped  = "skipped"
 )
 
 // Gates, in the order they run (DESIGN.md §7). A skipped verdict names the
@@ -78,12 +82,13 @@ const (
 // the structured output of the MCP tool file_back_consult. Gate is empty
 // when the answer was filed.
 type Verdict struct {
-	Verdict    string        `json:"verdict"` // filed | skipped
+	Verdict    string        `json:"verdict"` // filed | proposed | skipped
 	Gate       string        `json:"gate"`
 	Reason     string        `json:"reason"`
 	Page       string        `json:"page,omitempty"`
 	Batch      string        `json:"batch,omitempty"`
 	Commit     string        `json:"commit,omitempty"`
+	Proposal   string        `json:"proposal,omitempty"` // the branch of a proposed answer; pt approve <batch> lands it
 	Answer     string        `json:"answer"`
 	Citations  []content.Ref `json:"citations"`
 	Durability string        `json:"durability"`

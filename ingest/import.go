@@ -30,6 +30,9 @@ type ImportOptions struct {
 	// Strict fails the whole import on the first bad file instead of
 	// skipping it.
 	Strict bool
+	// AppliesTo are globs over the code repository that every imported
+	// page governs (see Source.AppliesTo); nil keeps each file's own.
+	AppliesTo []string
 	// Progress, when set, is called as the import advances: every file is
 	// counted twice, once when it is read and checked and once when it is
 	// staged, so total is twice the number of files.
@@ -90,6 +93,9 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	}
 	if strings.TrimSpace(dir) == "" {
 		return nil, errors.New("import: name the directory to import")
+	}
+	if err := CheckAppliesTo(ctx, s, opts.AppliesTo); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -437,7 +443,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 		var err error
 		d.srcData, err = sourceBytes(d.page, sourceMeta{
 			title: d.title, aliases: d.aliases, kind: SourceDoc, topics: topics, summary: line, author: author,
-			approvedBy: opts.ApprovedBy, origin: d.rel + "@" + d.blob, created: st.created,
+			approvedBy: opts.ApprovedBy, origin: d.rel + "@" + d.blob, created: st.created, appliesTo: opts.AppliesTo,
 		}, b)
 		if err != nil {
 			return err
@@ -446,7 +452,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 	var err error
 	d.sumData, err = summaryBytes(d.summary, summaryInput{
 		title: d.title, aliases: d.aliases, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: wiki.BlobID(d.srcData),
-		summary: sum, approvedBy: opts.ApprovedBy, created: st.created, prev: st.summary,
+		summary: sum, approvedBy: opts.ApprovedBy, created: st.created, prev: st.summary, appliesTo: appliesOf(opts.AppliesTo, d.page),
 	}, b)
 	return err
 }

@@ -44,7 +44,10 @@ func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error
 	if title == "" {
 		title = "revise " + strings.TrimSpace(src.Update)
 	}
-	b := wiki.Batch{Kind: wiki.KindIngest, Title: title, ApprovedBy: src.ApprovedBy, Author: src.Author, When: src.When}
+	if err := CheckAppliesTo(ctx, s, src.AppliesTo); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	b := wiki.Batch{Kind: wiki.KindIngest, Title: title, ApprovedBy: in.src.ApprovedBy, Author: src.Author, When: src.When, Propose: src.Propose}
 	return s.Apply(ctx, b, in.stage)
 }
 
@@ -64,7 +67,10 @@ type checked struct {
 func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	// A person's ingest names who approved it; an agent's may carry no
 	// approver (an agent's token): its batch then records the agent alone.
-	if src.Author.Kind != content.AuthorAgent || src.ApprovedBy != "" {
+	// A proposal is approved by a person later, with pt approve.
+	if src.Propose {
+		src.ApprovedBy = ""
+	} else if src.Author.Kind != content.AuthorAgent || src.ApprovedBy != "" {
 		if err := checkApprover("ingest", src.ApprovedBy); err != nil {
 			return nil, err
 		}
@@ -170,7 +176,7 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	if author.Kind == "" {
 		author.Kind = content.AuthorAgent
 	}
-	m := sourceMeta{title: in.title, aliases: in.aliases, kind: t.kind(in.kind), topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy}
+	m := sourceMeta{title: in.title, aliases: in.aliases, kind: t.kind(in.kind), topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy, appliesTo: in.src.AppliesTo}
 	pg := in.page
 	if t.prev != nil {
 		m.created = t.prev.Page.Meta.Created
@@ -182,6 +188,7 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	}
 	if err := putSummary(ctx, tx, t.sum, t.summaryInput(summaryInput{
 		title: in.title, aliases: in.aliases, kind: m.kind, topics: topics, line: line, source: t.src, revision: rev, summary: sum, approvedBy: in.src.ApprovedBy, created: tx.Batch().When,
+		appliesTo: appliesOf(in.src.AppliesTo, in.page),
 	})); err != nil {
 		return err
 	}

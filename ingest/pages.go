@@ -14,7 +14,7 @@ import (
 // frontmatter keys.
 type sourceMeta struct {
 	title, kind, summary, approvedBy, origin string
-	topics, aliases                          []string
+	topics, aliases, appliesTo               []string // appliesTo nil: the source's own frontmatter's
 	author                                   content.Author
 	created                                  time.Time // zero: the batch time (a new page)
 }
@@ -42,6 +42,9 @@ func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
 	meta.SourceKind = m.kind
 	meta.Topics = m.topics
 	meta.Summary = m.summary
+	if m.appliesTo != nil {
+		meta.AppliesTo = m.appliesTo
+	}
 	meta.Author = m.author
 	meta.Provenance = content.Provenance{Batch: b.ID, ApprovedBy: m.approvedBy, Origin: m.origin}
 	meta.Created = m.created
@@ -57,7 +60,7 @@ func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
 // summaryInput is what a summary page is built from.
 type summaryInput struct {
 	title, kind, line, source, revision, approvedBy string
-	topics, aliases                                 []string
+	topics, aliases, appliesTo                      []string
 	summary                                         Summary
 	created                                         time.Time
 	prev                                            *content.Page // the page being rewritten, if any
@@ -88,12 +91,13 @@ func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
 		created = b.When
 	}
 	meta := content.Meta{
-		Title:   in.title,
-		Aliases: in.aliases,
-		Kind:    content.KindSummary,
-		Topics:  in.topics,
-		Summary: in.line,
-		Author:  summarizer,
+		Title:     in.title,
+		Aliases:   in.aliases,
+		Kind:      content.KindSummary,
+		Topics:    in.topics,
+		AppliesTo: in.appliesTo,
+		Summary:   in.line,
+		Author:    summarizer,
 		Provenance: content.Provenance{Batch: b.ID, ApprovedBy: in.approvedBy,
 			DerivedFrom: []content.Ref{{Path: in.source, Revision: in.revision}}},
 		Created: created,

@@ -327,7 +327,7 @@ func cycleStats(ctx context.Context, s *wiki.Space, since, until wiki.Rev, commi
 	}
 	topics := map[string]*TopicCount{}
 	for _, d := range diff {
-		if !strings.HasSuffix(d.Path, ".md") || wiki.IsIndexPage(d.Path) {
+		if !strings.HasSuffix(d.Path, ".md") || wiki.IsIndexPage(d.Path) || wiki.IsGuidance(d.Path) {
 			continue
 		}
 		switch {

@@ -60,6 +60,12 @@ type Source struct {
 	// Update names a source page of the space to revise ("" for none);
 	// it wins over Slug.
 	Update string
+	// AppliesTo are globs over the code repository (internal/ledger/**)
+	// whose files the source governs; its summary carries them too.
+	AppliesTo []string
+	// Propose writes the ingest as a proposal for a person to review
+	// (wiki.Batch.Propose); ApprovedBy is then left to pt approve.
+	Propose bool
 }
 
 // Errors callers branch on; each is wrapped with the page path and, where

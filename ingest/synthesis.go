@@ -37,7 +37,7 @@ func fileSynthesis(ctx context.Context, s *wiki.Space, in *consultInput, g *gate
 	if author.Kind == "" {
 		author.Kind = content.AuthorAgent
 	}
-	b := wiki.Batch{Kind: wiki.KindFileBack, Title: in.question, Author: author, When: in.batchWhen}
+	b := wiki.Batch{Kind: wiki.KindFileBack, Title: in.question, Author: author, When: in.batchWhen, Propose: in.Propose}
 	writer := pageAuthor(author, v.AnswerBy, in.composer)
 	var page string
 	var pinned []content.Ref
@@ -49,7 +49,10 @@ func fileSynthesis(ctx context.Context, s *wiki.Space, in *consultInput, g *gate
 	if err != nil {
 		return err
 	}
-	v.Verdict, v.Page, v.Batch, v.Commit = VerdictFiled, page, res.Batch, res.Commit
+	v.Verdict, v.Page, v.Batch, v.Commit, v.Proposal = VerdictFiled, page, res.Batch, res.Commit, res.Proposal
+	if res.Proposal != "" {
+		v.Verdict = VerdictProposed
+	}
 	v.Citations = pinned
 	return nil
 }

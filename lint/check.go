@@ -9,6 +9,7 @@ const (
 	CheckFrontmatter = "invalid_frontmatter"
 	CheckRetired     = "cites_retired"
 	CheckSecret      = "secret_in_page"
+	CheckGap         = "knowledge_gap"
 )
 
 // Severities, from the most to the least serious. They are SARIF's levels,
@@ -68,6 +69,9 @@ var Rules = []Rule{
 	{ID: CheckRetired, Name: "CitesRetired", Severity: SeverityWarning,
 		Short: "An active page cites a page that is superseded, retracted or otherwise retired.",
 		Help:  "Retired pages are never returned as answers. Point the link or the citation at the successor (superseded_by), or drop what the retracted page claimed."},
+	{ID: CheckGap, Name: "KnowledgeGap", Severity: SeverityNote,
+		Short: "Agents asked a question the space could not answer.",
+		Help:  "pt records questions answered with sufficient: false or low coverage (pt gaps). Write or ingest the page that answers it; the finding resolves once the question is no longer recorded. kb.yaml gaps.lint turns these findings on."},
 }
 
 func ruleOf(check string) (Rule, int) {

@@ -33,7 +33,13 @@ func check(ctx context.Context, s *wiki.Space, rev wiki.Rev, now time.Time) (*re
 	if err != nil {
 		return nil, err
 	}
-	return snap.check(now), nil
+	r := snap.check(now)
+	prev, err := Findings(ctx, s, rev)
+	if err != nil {
+		return nil, err
+	}
+	r.withGaps(s, prev, now)
+	return r, nil
 }
 
 // check runs every check over the snapshot.

@@ -224,6 +224,7 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 			r = snap.check(now)
 		}
 	}
+	r.withGaps(s, prev, now)
 	merged, ch := Merge(prev, r.findings, now, retention)
 	rep.Findings, rep.Change = merged, ch
 	old, _, err := s.ReadFile(ctx, head, FindingsPath)

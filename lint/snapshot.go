@@ -172,9 +172,10 @@ func (snap *snapshot) index() {
 	}
 }
 
-// isPage reports whether lint looks at a file: Markdown, not hidden.
+// isPage reports whether lint looks at a file: Markdown, not hidden, not
+// the agents' AGENTS.md.
 func isPage(p string) bool {
-	return strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.")
+	return strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.") && !wiki.IsGuidance(p)
 }
 
 // parseAll reads every page, then parses them on all cores. Reads go one

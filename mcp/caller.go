@@ -72,3 +72,10 @@ func (c caller) readClearance() string {
 	}
 	return c.clearance
 }
+
+// proposes reports whether the caller's writes go to the review queue when
+// kb.yaml sends agents' writes there: every write but one a person's own
+// token approves (an agent's token, or a local server an agent drives).
+func (c caller) proposes(s *wiki.Space) bool {
+	return s.Config().ProposeAgentWrites() && (c.approver == "" || c.owner)
+}

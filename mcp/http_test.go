@@ -134,6 +134,7 @@ func TestHTTPAuth(t *testing.T) {
 		ToolFileBack:  {"question": "q", "answer": "a", "citations": []string{"x.md"}},
 		ToolSupersede: {"page": "sources/a.md", "by": "sources/b.md"},
 		ToolRetract:   {"page": "sources/a.md", "reason": "wrong"},
+		ToolPropose:   {"title": "t", "body": "b", "citations": []string{"x.md"}},
 	}
 	for _, tool := range WriteTools {
 		res := call(t, rc, tool, writeArgs[tool])

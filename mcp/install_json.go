@@ -65,22 +65,19 @@ func encodeObject(ms []member) []byte {
 	return b.Bytes()
 }
 
-// mergeJSON sets mcpServers.<name> to entry in a JSON config file.
-func mergeJSON(old []byte, name string, entry map[string]any) ([]byte, string, error) {
+// mergeJSON sets <servers>.<name> to entry in a JSON config file
+// (servers is "mcpServers", or VS Code's "servers").
+func mergeJSON(old []byte, key, name string, ev []byte) ([]byte, string, error) {
 	top, err := parseObject(old)
 	if err != nil {
 		return nil, "", fmt.Errorf("not valid JSON (%v); fix or move the file first", err)
 	}
-	ev, err := marshalNoEscape(entry)
-	if err != nil {
-		return nil, "", err
-	}
 	status := InstallAdded
-	i := indexOf(top, "mcpServers")
+	i := indexOf(top, key)
 	var servers []member
 	if i >= 0 {
 		if servers, err = parseObject(top[i].val); err != nil {
-			return nil, "", fmt.Errorf("mcpServers is not an object")
+			return nil, "", fmt.Errorf("%s is not an object", key)
 		}
 	}
 	if j := indexOf(servers, name); j >= 0 {
@@ -97,7 +94,7 @@ func mergeJSON(old []byte, name string, entry map[string]any) ([]byte, string, e
 	if i >= 0 {
 		top[i].val = encodeObject(servers)
 	} else {
-		top = append(top, member{"mcpServers", encodeObject(servers)})
+		top = append(top, member{key, encodeObject(servers)})
 	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, encodeObject(top), "", "  "); err != nil {

@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,30 +15,38 @@ import (
 
 func TestInstallJSONClients(t *testing.T) {
 	for _, tt := range []struct {
-		client, scope, file string
-		user                bool
+		client, scope, file, servers string
+		user                         bool
+		args                         []string // the entry's args; "" stands for the space's absolute path
 	}{
-		{"claude", "", ".mcp.json", false},
-		{"claude", "user", ".claude.json", true},
-		{"cursor", "project", ".cursor/mcp.json", false},
-		{"cursor", "user", ".cursor/mcp.json", true},
-		{"gemini", "project", ".gemini/settings.json", false},
-		{"gemini", "user", ".gemini/settings.json", true},
+		{"claude", "", ".mcp.json", "mcpServers", false, []string{"serve", "--kb", "kb"}},
+		{"claude", "user", ".claude.json", "mcpServers", true, []string{"serve", "--kb", ""}},
+		{"cursor", "project", ".cursor/mcp.json", "mcpServers", false, []string{"serve", "--kb", "${workspaceFolder}/kb"}},
+		{"cursor", "user", ".cursor/mcp.json", "mcpServers", true, []string{"serve", "--kb", ""}},
+		{"gemini", "project", ".gemini/settings.json", "mcpServers", false, []string{"serve", "--kb", "kb"}},
+		{"gemini", "user", ".gemini/settings.json", "mcpServers", true, []string{"serve", "--kb", ""}},
+		{"vscode", "", ".vscode/mcp.json", "servers", false, []string{"serve", "--kb", "${workspaceFolder}/kb"}},
+		{"claude-desktop", "", ".config/Claude/claude_desktop_config.json", "mcpServers", true, []string{"serve", "--kb", ""}},
 	} {
 		t.Run(tt.client+"-"+tt.scope, func(t *testing.T) {
 			home, proj := t.TempDir(), t.TempDir()
+			space := filepath.Join(proj, "kb")
 			path := filepath.Join(proj, tt.file)
+			command := "pt" // a project entry runs pt from PATH
 			if tt.user {
-				path = filepath.Join(home, tt.file)
+				path, command = filepath.Join(home, tt.file), "/usr/local/bin/pt"
 			}
 			// An existing file with other settings and another server, in an
 			// order that must survive.
-			orig := `{"zeta": 1, "mcpServers": {"other": {"command": "x", "args": []}}, "alpha": {"nested": [1, 2.50, "a<b"]}}`
+			orig := `{"zeta": 1, "` + tt.servers + `": {"other": {"command": "x", "args": []}}, "alpha": {"nested": [1, 2.50, "a<b"]}}`
 			os.MkdirAll(filepath.Dir(path), 0o755)
 			if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			opts := InstallOptions{Client: tt.client, Scope: tt.scope, SpaceDir: "/srv/kb", Command: "/usr/local/bin/pt", Home: home, Project: proj}
+			opts := InstallOptions{Client: tt.client, Scope: tt.scope, SpaceDir: space, Home: home, Project: proj}
+			if tt.user {
+				opts.Command = command
+			}
 			res, err := Install(opts)
 			if err != nil {
 				t.Fatal(err)
@@ -45,22 +55,29 @@ func TestInstallJSONClients(t *testing.T) {
 				t.Errorf("first run: %+v", res)
 			}
 			data, _ := os.ReadFile(path)
-			var doc struct {
-				Zeta       int                       `json:"zeta"`
-				Alpha      map[string]any            `json:"alpha"`
-				MCPServers map[string]map[string]any `json:"mcpServers"`
-			}
+			var doc map[string]any
 			if err := json.Unmarshal(data, &doc); err != nil {
 				t.Fatalf("%v\n%s", err, data)
 			}
-			pt := doc.MCPServers["pt"]
-			if pt["command"] != "/usr/local/bin/pt" || !sameArgs(pt["args"], []string{"serve", "--kb", "/srv/kb"}) {
-				t.Errorf("entry: %v", pt)
+			servers, _ := doc[tt.servers].(map[string]any)
+			pt, _ := servers["pt"].(map[string]any)
+			want := slices.Clone(tt.args)
+			for i, a := range want {
+				if a == "" {
+					want[i] = space
+				}
 			}
-			if tt.client == "claude" && pt["type"] != "stdio" {
-				t.Errorf("claude entry lacks type stdio: %v", pt)
+			if pt["command"] != command || !sameArgs(pt["args"], want) {
+				t.Errorf("entry: %v, want %s %v", pt, command, want)
 			}
-			if doc.Zeta != 1 || doc.MCPServers["other"]["command"] != "x" || !strings.Contains(string(data), `2.50`) || !strings.Contains(string(data), `"a<b"`) {
+			if !tt.user && strings.Contains(string(data), proj) {
+				t.Errorf("a project entry names this machine's path %s:\n%s", proj, data)
+			}
+			if (tt.client == "claude" || tt.client == "vscode") && pt["type"] != "stdio" {
+				t.Errorf("%s entry lacks type stdio: %v", tt.client, pt)
+			}
+			other, _ := servers["other"].(map[string]any)
+			if doc["zeta"] != 1.0 || other["command"] != "x" || !strings.Contains(string(data), `2.50`) || !strings.Contains(string(data), `"a<b"`) {
 				t.Errorf("the rest of the file changed:\n%s", data)
 			}
 			if z, a := strings.Index(string(data), "zeta"), strings.Index(string(data), "alpha"); z > a {
@@ -78,11 +95,65 @@ func TestInstallJSONClients(t *testing.T) {
 				t.Errorf("second run rewrote the file")
 			}
 			// Another space updates the entry in place.
-			opts.SpaceDir = "/srv/other"
+			opts.SpaceDir = filepath.Join(proj, "other")
 			if res, err := Install(opts); err != nil || res.Status != InstallUpdated {
 				t.Errorf("update: %+v %v", res, err)
 			}
 		})
+	}
+}
+
+// A remote entry names the URL and the environment variable that holds
+// the token, in each client's own spelling, and never a token.
+func TestInstallRemote(t *testing.T) {
+	for _, tt := range []struct {
+		client, file, want string
+	}{
+		{"claude", ".mcp.json", `{"type":"http","url":"https://kb.example.com/mcp","headers":{"Authorization":"Bearer ${TEAM_KB}"}}`},
+		{"cursor", ".cursor/mcp.json", `{"url":"https://kb.example.com/mcp","headers":{"Authorization":"Bearer ${env:TEAM_KB}"}}`},
+		{"gemini", ".gemini/settings.json", `{"httpUrl":"https://kb.example.com/mcp","headers":{"Authorization":"Bearer ${TEAM_KB}"}}`},
+		{"vscode", ".vscode/mcp.json", `{"type":"http","url":"https://kb.example.com/mcp","headers":{"Authorization":"Bearer ${env:TEAM_KB}"}}`},
+	} {
+		proj := t.TempDir()
+		opts := InstallOptions{Client: tt.client, Project: proj, URL: "https://kb.example.com", TokenEnv: "TEAM_KB"}
+		res, err := Install(opts)
+		if err != nil || res.URL != "https://kb.example.com/mcp" || res.TokenEnv != "TEAM_KB" {
+			t.Fatalf("%s: %+v %v", tt.client, res, err)
+		}
+		data, _ := os.ReadFile(filepath.Join(proj, tt.file))
+		var doc map[string]map[string]json.RawMessage
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		for _, servers := range doc {
+			json.Compact(&got, servers["pt"])
+		}
+		if got.String() != tt.want {
+			t.Errorf("%s entry:\n%s\nwant\n%s", tt.client, got.String(), tt.want)
+		}
+	}
+	home := t.TempDir()
+	res, err := Install(InstallOptions{Client: "codex", Home: home, URL: "http://127.0.0.1:7323/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(res.Path)
+	if want := "[mcp_servers.pt]\nurl = \"http://127.0.0.1:7323/mcp\"\nbearer_token_env_var = \"PT_TOKEN\"\n"; string(data) != want {
+		t.Errorf("codex:\n%s\nwant\n%s", data, want)
+	}
+	for _, bad := range []InstallOptions{
+		{Client: "claude", Project: home, URL: "ftp://x"},
+		{Client: "claude", Project: home, URL: "https://dana:secret@kb.example.com"},
+		{Client: "claude", Project: home, URL: "https://kb.example.com", TokenEnv: "PT TOKEN"},
+		{Client: "claude-desktop", Home: home, URL: "https://kb.example.com"},
+	} {
+		if _, err := Install(bad); err == nil {
+			t.Errorf("%+v: want an error", bad)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, ".mcp.json")); err == nil {
+		t.Error("a refused install wrote a file")
 	}
 }
 
@@ -142,8 +213,10 @@ model = "o4-mini"
 	if string(data) != "[mcp_servers.pt]\ncommand = \"/usr/local/bin/pt\"\nargs = [\"serve\", \"--kb\", \"/srv/kb\"]\n" {
 		t.Errorf("fresh config:\n%s", data)
 	}
-	if _, err := Install(InstallOptions{Client: "codex", Scope: "project", SpaceDir: "/srv/kb", Command: "pt", Home: home, Project: home}); err == nil {
-		t.Errorf("codex project scope: want an error")
+	// Codex reads a trusted project's .codex/config.toml too.
+	res, err = Install(InstallOptions{Client: "codex", Scope: "project", SpaceDir: filepath.Join(home, "kb"), Home: home, Project: home})
+	if err != nil || res.Command != "pt" || !slices.Equal(res.Args, []string{"serve", "--kb", "kb"}) {
+		t.Errorf("codex project scope: %+v %v", res, err)
 	}
 }
 
@@ -159,7 +232,7 @@ func TestInstallRefusesBrokenFiles(t *testing.T) {
 		if c == "codex" {
 			scope = "user"
 		}
-		_, err := Install(InstallOptions{Client: c, Scope: scope, SpaceDir: "/kb", Command: "pt", Home: home, Project: home})
+		_, err := Install(InstallOptions{Client: c, Scope: scope, SpaceDir: filepath.Join(home, "kb"), Command: "pt", Home: home, Project: home})
 		if err == nil || !strings.Contains(err.Error(), "fix or move") {
 			t.Errorf("%s: %v", c, err)
 		}
@@ -167,7 +240,13 @@ func TestInstallRefusesBrokenFiles(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(home, ".mcp.json")); string(b) != "{not json" {
 		t.Errorf("broken file was rewritten")
 	}
-	if _, err := Install(InstallOptions{Client: "vscode", SpaceDir: "/kb", Command: "pt", Home: home, Project: home}); err == nil {
+	if _, err := Install(InstallOptions{Client: "vscode", Scope: "user", SpaceDir: "/kb", Command: "pt", Home: home, Project: home}); err == nil {
+		t.Errorf("vscode user scope: want an error")
+	}
+	if _, err := Install(InstallOptions{Client: "claude", SpaceDir: "/elsewhere/kb", Home: home, Project: home}); err == nil || !strings.Contains(err.Error(), "outside the project") {
+		t.Errorf("a space outside the project: %v", err)
+	}
+	if _, err := Install(InstallOptions{Client: "zed", SpaceDir: "/kb", Command: "pt", Home: home, Project: home}); err == nil {
 		t.Errorf("unknown client: want an error")
 	}
 }

@@ -1,7 +1,7 @@
 package mcp
 
 import (
-	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -9,24 +9,41 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// mergeTOML sets [mcp_servers.<name>] command and args in a Codex
-// config.toml. It edits the text rather than re-encoding the document, so
-// comments, order and every other table stay as they were; the other keys
-// of the entry's own table (env, timeouts) are kept too. The result is
-// parsed again and checked before it is returned.
-func mergeTOML(old []byte, name, command string, args []string) ([]byte, string, error) {
+// managedKeys are the keys of a Codex entry that Install writes; an entry
+// switched from a command to a URL loses the others.
+var managedKeys = []string{"command", "args", "url", "bearer_token_env_var"}
+
+// mergeTOML sets the keys of entry (JSON values: strings and arrays of
+// strings, which TOML spells the same) in the [mcp_servers.<name>] table of
+// a Codex config.toml. It edits the text rather than re-encoding the
+// document, so comments, order and every other table stay as they were;
+// the other keys of the entry's own table (env, timeouts) are kept too. The
+// result is parsed again and checked before it is returned.
+func mergeTOML(old []byte, name string, entry []member) ([]byte, string, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(old), &doc); err != nil {
 		return nil, "", fmt.Errorf("not valid TOML (%v); fix or move the file first", err)
 	}
 	status := InstallAdded
 	if cur, ok := lookupEntry(doc, name); ok {
-		if cur["command"] == command && sameArgs(cur["args"], args) {
+		if sameEntry(cur, entry) {
 			return old, InstallUnchanged, nil
 		}
 		status = InstallUpdated
 	}
-	lines := []string{"command = " + tomlString(command), "args = " + tomlArray(args)}
+	var lines []string
+	for _, m := range entry {
+		val := string(m.val)
+		var list []string
+		if json.Unmarshal(m.val, &list) == nil {
+			quoted := make([]string, len(list))
+			for i, x := range list {
+				quoted[i] = string(jsonMember("", x).val)
+			}
+			val = "[" + strings.Join(quoted, ", ") + "]"
+		}
+		lines = append(lines, m.key+" = "+val)
+	}
 	text := string(old)
 	header := regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:` + regexp.QuoteMeta(name) + `|"` + regexp.QuoteMeta(name) + `")[ \t]*\][ \t]*(?:#.*)?$`)
 	var out string
@@ -48,10 +65,45 @@ func mergeTOML(old []byte, name, command string, args []string) ([]byte, string,
 	if _, err := toml.Decode(out, &check); err != nil {
 		return nil, "", fmt.Errorf("could not update the [mcp_servers.%s] table (%v); edit it by hand", name, err)
 	}
-	if cur, ok := lookupEntry(check, name); !ok || cur["command"] != command || !sameArgs(cur["args"], args) {
+	if cur, ok := lookupEntry(check, name); !ok || !sameEntry(cur, entry) {
 		return nil, "", fmt.Errorf("could not update the [mcp_servers.%s] table; edit it by hand", name)
 	}
 	return []byte(out), status, nil
+}
+
+// sameEntry reports whether a decoded table holds exactly entry's values
+// among the managed keys.
+func sameEntry(cur map[string]any, entry []member) bool {
+	want := map[string]any{}
+	for _, m := range entry {
+		var v any
+		if err := json.Unmarshal(m.val, &v); err != nil {
+			return false
+		}
+		want[m.key] = v
+	}
+	for _, k := range managedKeys {
+		w, ok := want[k]
+		c, has := cur[k]
+		if ok != has {
+			return false
+		}
+		if !ok {
+			continue
+		}
+		if list, isList := w.([]any); isList {
+			strs := make([]string, len(list))
+			for i, x := range list {
+				strs[i], _ = x.(string)
+			}
+			if !sameArgs(c, strs) {
+				return false
+			}
+		} else if c != w {
+			return false
+		}
+	}
+	return true
 }
 
 func lookupEntry(doc map[string]any, name string) (map[string]any, bool) {
@@ -61,7 +113,7 @@ func lookupEntry(doc map[string]any, name string) (map[string]any, bool) {
 }
 
 var tableHeader = regexp.MustCompile(`^[ \t]*\[`)
-var commandOrArgs = regexp.MustCompile(`^[ \t]*(?:command|args|"command"|"args")[ \t]*=`)
+var commandOrArgs = regexp.MustCompile(`^[ \t]*"?(?:command|args|url|bearer_token_env_var)"?[ \t]*=`)
 
 // keepOtherKeys takes the text after the entry's header line and drops its
 // command and args assignments (an args array may span lines), up to the
@@ -90,24 +142,5 @@ func keepOtherKeys(rest string) string {
 		}
 		b.WriteString(l)
 	}
-	return b.String()
-}
-
-// tomlString quotes s as a TOML basic string; JSON's escapes are TOML's.
-func tomlString(s string) string {
-	b, _ := marshalNoEscape(s)
-	return string(b)
-}
-
-func tomlArray(ss []string) string {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i, s := range ss {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(tomlString(s))
-	}
-	b.WriteByte(']')
 	return b.String()
 }

@@ -46,6 +46,7 @@ func (t *tools) fileBack(ctx context.Context, req *sdk.CallToolRequest, in FileB
 		Durability: in.Durability,
 		AskedBy:    who.Name,
 		Author:     who,
+		Propose:    t.callerOf(req).proposes(t.space),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("file_back_consult: %w", err)
@@ -54,8 +55,11 @@ func (t *tools) fileBack(ctx context.Context, req *sdk.CallToolRequest, in FileB
 }
 
 func renderVerdict(v *ingest.Verdict) string {
-	if v.Verdict == ingest.VerdictFiled {
+	switch v.Verdict {
+	case ingest.VerdictFiled:
 		return fmt.Sprintf("filed as %s (batch %s, commit %s, %s): %s\n", v.Page, v.Batch, short(v.Commit), v.Durability, v.Reason)
+	case ingest.VerdictProposed:
+		return fmt.Sprintf("proposed as %s on %s (%s): a person reviews it and lands it with pt approve %s\n", v.Page, v.Proposal, v.Durability, v.Batch)
 	}
 	return fmt.Sprintf("%s at the %s gate: %s\n", v.Verdict, v.Gate, v.Reason)
 }

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/content/secret"
+	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -17,9 +19,13 @@ import (
 
 // QueryInput is the input of query_knowledge_base.
 type QueryInput struct {
-	Question string `json:"question" jsonschema:"the question or task, in plain words"`
-	K        int    `json:"k,omitempty" jsonschema:"at most this many excerpts (omitted or 0: the default, 8; at most 50)"`
-	Budget   int    `json:"budget,omitempty" jsonschema:"context budget in tokens (omitted or 0: the default, 4000; at least 40)"`
+	Question string   `json:"question,omitempty" jsonschema:"the question or task, in plain words (may be omitted when paths are given)"`
+	Paths    []string `json:"paths,omitempty" jsonschema:"files of the code repository you are about to change, relative to its root (internal/ledger/replay.go): pages that apply to them come first"`
+	K        int      `json:"k,omitempty" jsonschema:"at most this many excerpts (omitted or 0: the default, 8; at most 50)"`
+	Budget   int      `json:"budget,omitempty" jsonschema:"context budget in tokens (omitted or 0: the default, 4000; at least 40)"`
+	Topics   []string `json:"topics,omitempty" jsonschema:"only pages of one of these topics"`
+	Kinds    []string `json:"kinds,omitempty" jsonschema:"only pages of one of these kinds (source, source_summary, page, synthesis, retrospective)"`
+	Since    string   `json:"since,omitempty" jsonschema:"only pages updated (else created) on or after this date (2026-11-01) or RFC 3339 time"`
 }
 
 // PageInput is the input of read_page.
@@ -72,7 +78,7 @@ const maxLog = 500
 func (t *tools) addRead(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:        ToolQuery,
-		Description: "Search the knowledge base before you implement or answer: returns ranked excerpts, each with the page path and the revision to cite, and sufficient=false when the space does not hold the answer.",
+		Description: "Search the knowledge base before you implement or answer: returns ranked excerpts, each with the page path and the revision to cite, and sufficient=false when the space does not hold the answer. Pass paths (the files you are about to change) to get the pages that apply to them first, with or without a question.",
 		Annotations: readOnly("Query the knowledge base"),
 	}, t.query)
 	sdk.AddTool(srv, &sdk.Tool{
@@ -105,10 +111,19 @@ func (t *tools) query(ctx context.Context, req *sdk.CallToolRequest, in QueryInp
 	e, done := t.retriever()
 	defer done()
 	who := t.callerOf(req)
-	res, err := e.Query(ctx, retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget, Clearance: who.readClearance()})
+	rq := retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget, Paths: in.Paths, Topics: in.Topics, Kinds: in.Kinds,
+		Clearance: who.readClearance()}
+	if in.Since != "" {
+		var err error
+		if rq.Since, err = parseSince(in.Since); err != nil {
+			return nil, nil, fmt.Errorf("query_knowledge_base: since: %w", err)
+		}
+	}
+	res, err := e.Query(ctx, rq)
 	if err != nil {
 		return nil, nil, fmt.Errorf("query_knowledge_base: %w", err)
 	}
+	ingest.RecordGap(t.space, res)
 	return text(renderQuery(res)), res, nil
 }
 
@@ -269,4 +284,16 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// parseSince reads a date or an RFC 3339 time.
+func parseSince(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01) or an RFC 3339 time", s)
+	}
+	return t, nil
 }

@@ -45,6 +45,7 @@ func (t *tools) addWrite(srv *sdk.Server) {
 		OutputSchema: destructiveSchema(),
 	}, t.revert)
 	t.addFileBack(srv)
+	t.addPropose(srv)
 }
 
 func (t *tools) ingest(ctx context.Context, req *sdk.CallToolRequest, in IngestInput) (*sdk.CallToolResult, *wiki.Result, error) {
@@ -62,6 +63,7 @@ func (t *tools) ingest(ctx context.Context, req *sdk.CallToolRequest, in IngestI
 		Update:     in.Update,
 		ApprovedBy: who.approver,
 		Author:     who.agent,
+		Propose:    who.proposes(t.space),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("ingest_source: %w", err)

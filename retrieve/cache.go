@@ -31,6 +31,8 @@ type commitCache struct {
 	spokes map[string]spokeParse
 	review map[string]bool
 	hasRev bool
+	scoped []scopedPage // pages with applies_to (applies.go)
+	hasSc  bool
 }
 
 type spokeParse struct {
@@ -45,6 +47,7 @@ type cache struct {
 	pages   map[[2]string]*wiki.PageAt
 	terms   map[string]map[string]bool
 	tokens  map[string]positions
+	globs   map[string][]string // blob id → its page's applies_to (nil: none)
 }
 
 func (c *cache) init() {
@@ -52,6 +55,7 @@ func (c *cache) init() {
 	c.pages = map[[2]string]*wiki.PageAt{}
 	c.terms = map[string]map[string]bool{}
 	c.tokens = map[string]positions{}
+	c.globs = map[string][]string{}
 }
 
 // commitEntry is head's entry, made when missing; the caller holds c.

@@ -22,7 +22,7 @@ const (
 // log are navigation and history, not knowledge; spokes are indexed as
 // spokes.
 func indexed(p string) bool {
-	if !strings.HasSuffix(strings.ToLower(p), ".md") || p == wiki.HubPath || p == wiki.LogPath || strings.HasPrefix(p, wiki.LogDir) {
+	if !strings.HasSuffix(strings.ToLower(p), ".md") || p == wiki.HubPath || p == wiki.LogPath || strings.HasPrefix(p, wiki.LogDir) || wiki.IsGuidance(p) {
 		return false
 	}
 	for _, seg := range strings.Split(p, "/") {

@@ -49,7 +49,7 @@ func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, group
 	var out []candidate
 	taken := map[string]bool{}
 	for i, g := range groups {
-		if len(out) == req.K || i >= 4*req.K {
+		if len(out) == req.K || i >= 4*req.K && !req.filtered() {
 			break
 		}
 		if len(g.sections) == 0 {
@@ -85,7 +85,7 @@ func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, group
 			}
 			from, sec, pa = pa.Path, ns, succ
 		}
-		if taken[pa.Path] || !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, e.space, head, pa, req) {
+		if taken[pa.Path] || !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, e.space, head, pa, req) || !req.admits(pa.Page.Meta) {
 			continue
 		}
 		if len(secret.Scan(pa.Raw)) > 0 {

@@ -29,7 +29,21 @@ var inactive = []string{content.StatusStale, content.StatusRetracted, content.St
 // the hub's topics and their spokes, fused with full-text search over every
 // section and every page, packed into at most req.Budget tokens. When the
 // space does not hold the answer, Sufficient is false and Results is empty.
+//
+// With req.Paths, the pages that apply to those files come first (see
+// withPaths), and the question may be empty.
 func (e *Engine) Query(ctx context.Context, req Request) (*Result, error) {
+	if err := cleanPaths(&req); err != nil {
+		return nil, err
+	}
+	if len(req.Paths) > 0 {
+		return e.withPaths(ctx, req)
+	}
+	return e.ask(ctx, req)
+}
+
+// ask answers req's question.
+func (e *Engine) ask(ctx context.Context, req Request) (*Result, error) {
 	if strings.TrimSpace(strings.Map(dropControl, req.Question)) == "" {
 		return nil, ErrEmptyQuestion
 	}

@@ -3,7 +3,7 @@ package retrieve
 import "time"
 
 // Request is one question. Zero values: K is DefaultK, Budget is
-// DefaultBudget tokens, Now is the current time.
+// DefaultBudget tokens, Now is the current time, and no filter applies.
 type Request struct {
 	Question string
 	K        int       // at most this many results
@@ -13,6 +13,15 @@ type Request struct {
 	// above it are never returned nor named. "" reads everything, as the
 	// repository's owner does (the CLI).
 	Clearance string
+	// Paths are files of the code repository the agent is about to change
+	// (internal/ledger/replay.go): pages whose applies_to covers one come
+	// first, and with Paths the question may be empty.
+	Paths []string
+	// Topics, Kinds and Since keep only pages with one of these topics, of
+	// one of these kinds, updated (else created) at or after Since.
+	Topics []string
+	Kinds  []string
+	Since  time.Time
 }
 
 // Defaults for a Request's zero values.
@@ -69,4 +78,5 @@ type Trace struct {
 	// Superseded lists the superseded pages the question matched and the
 	// successors that answered in their place.
 	Superseded []Redirect `json:"superseded,omitempty"`
+	Applied    int        `json:"applied,omitempty"` // pages whose applies_to covers the request's paths
 }

@@ -52,6 +52,10 @@ type Batch struct {
 	Reverts    string    // batch id, for revert batches
 	ID         string    // batch id; generated when empty
 	Quiet      bool      // write no log entry (lint keeps its own)
+	// Propose writes the batch's commit on a branch of its own
+	// (ProposalRef) for a person to review, instead of moving the space's
+	// branch; Approve lands it.
+	Propose bool
 }
 
 // Author is a commit identity. Kind says whether an agent or a person made
@@ -83,6 +87,7 @@ type Result struct {
 	Kind            string    `json:"kind"`
 	Commit          string    `json:"commit,omitempty"`
 	Unchanged       bool      `json:"unchanged,omitempty"` // nothing to write: no commit was made
+	Proposal        string    `json:"proposal,omitempty"`  // the branch holding a proposed batch (Batch.Propose)
 	Pages           []Written `json:"pages"`
 	NotUpdated      []Skipped `json:"not_updated,omitempty"`
 	WorktreeSkipped []string  `json:"worktree_skipped,omitempty"`
@@ -155,6 +160,9 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 		if err := tx.finish(ctx); err != nil {
 			return nil, err
 		}
+		if b.Propose {
+			return s.proposeCommit(ctx, tx)
+		}
 		res, err := s.commit(ctx, tx)
 		if errors.Is(err, gitstore.ErrStale) && attempt < maxAttempts {
 			if err := s.checkOverlap(ctx, head, tx); err != nil {
@@ -171,6 +179,29 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 }
 
 func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
+	b := tx.batch
+	req, res, err := s.commitRequest(tx)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := s.store.Commit(ctx, req)
+	if errors.Is(err, gitstore.ErrNoChange) {
+		return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s batch %s: %w", b.Kind, b.ID, err)
+	}
+	res.Commit = cr.Hash.String()
+	res.WorktreeSkipped = cr.SkippedWorktree
+	if errors.Is(cr.WorktreeErr, gitstore.ErrWorktreeIncomplete) {
+		return res, &WorktreeError{Op: b.Kind + " batch " + b.ID, Commit: res.Commit, Err: cr.WorktreeErr}
+	}
+	return res, nil
+}
+
+// commitRequest is the commit of a prepared batch on its head, and the
+// result that lists its paths.
+func (s *Space) commitRequest(tx *Tx) (gitstore.CommitRequest, *Result, error) {
 	b := tx.batch
 	var changes []gitstore.Change
 	res := &Result{Batch: b.ID, Kind: b.Kind, Pages: []Written{}, NotUpdated: tx.skipped, Revised: tx.revised}
@@ -197,26 +228,9 @@ func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
 	}
 	parent, err := toHash(tx.head)
 	if err != nil {
-		return nil, err
+		return gitstore.CommitRequest{}, nil, err
 	}
-	cr, err := s.store.Commit(ctx, gitstore.CommitRequest{
-		Parent:  parent,
-		Changes: changes,
-		Message: formatMessage(b.Kind, b.Title, b.Body, tr),
-		Author:  sig,
-	})
-	if errors.Is(err, gitstore.ErrNoChange) {
-		return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s batch %s: %w", b.Kind, b.ID, err)
-	}
-	res.Commit = cr.Hash.String()
-	res.WorktreeSkipped = cr.SkippedWorktree
-	if errors.Is(cr.WorktreeErr, gitstore.ErrWorktreeIncomplete) {
-		return res, &WorktreeError{Op: b.Kind + " batch " + b.ID, Commit: res.Commit, Err: cr.WorktreeErr}
-	}
-	return res, nil
+	return gitstore.CommitRequest{Parent: parent, Changes: changes, Message: formatMessage(b.Kind, b.Title, b.Body, tr), Author: sig}, res, nil
 }
 
 // checkOverlap decides whether a batch that lost the race may be prepared

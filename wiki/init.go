@@ -27,6 +27,11 @@ type InitOptions struct {
 	// content is left as it is (another space wrote it), one that differs
 	// is refused.
 	RootExtra map[string][]byte
+	// Guidance writes what coding agents read at the repository's root in
+	// the first batch too: the space's section of AGENTS.md, merged into
+	// the file there between markers, and the consult-the-kb skill unless
+	// a person's version of it is there already (content/guidance).
+	Guidance bool
 }
 
 // gitignore keeps pt's local state out of commits.
@@ -91,6 +96,12 @@ func Init(ctx context.Context, dir string, opts InitOptions) (_ *Space, _ *Resul
 			return nil, nil, fmt.Errorf("init %s: %s already exists at the repository's root; not overwriting it", dir, p)
 		}
 		extra[rootClimb(s.prefix)+p] = data
+	}
+	if opts.Guidance {
+		if err := guidanceFiles(st.WorkDir(), s.prefix, name, extra); err != nil {
+			st.Close()
+			return nil, nil, fmt.Errorf("init %s: %w", dir, err)
+		}
 	}
 	// A space already committed here (kb.yaml deleted from the work tree
 	// only) is refused too.

@@ -143,7 +143,7 @@ func (s *Space) List(ctx context.Context, rev Rev, dir string) ([]Entry, error) 
 }
 
 // Pages lists the Markdown pages of the space at rev, without the files pt
-// keeps beside them (kb.yaml, .gitignore, findings data).
+// keeps beside them (kb.yaml, .gitignore, findings data, AGENTS.md).
 func (s *Space) Pages(ctx context.Context, rev Rev) ([]Entry, error) {
 	all, err := s.List(ctx, rev, "")
 	if err != nil {
@@ -151,7 +151,7 @@ func (s *Space) Pages(ctx context.Context, rev Rev) ([]Entry, error) {
 	}
 	out := all[:0]
 	for _, e := range all {
-		if strings.HasSuffix(strings.ToLower(e.Path), ".md") && !strings.HasPrefix(e.Path, ".") && !strings.Contains(e.Path, "/.") {
+		if strings.HasSuffix(strings.ToLower(e.Path), ".md") && !strings.HasPrefix(e.Path, ".") && !strings.Contains(e.Path, "/.") && !IsGuidance(e.Path) {
 			out = append(out, e)
 		}
 	}

@@ -117,9 +117,12 @@ func parseClock(s string) (time.Time, error) {
 // one only when pt composed it (the caller has never seen it), since a
 // caller's own answer needs no echo.
 func printVerdict(w io.Writer, v *ingest.Verdict) {
-	if v.Verdict == ingest.VerdictFiled {
+	switch v.Verdict {
+	case ingest.VerdictFiled:
 		fmt.Fprintf(w, "filed %s (batch %s, commit %s): %s\n", v.Page, v.Batch, short(v.Commit), v.Reason)
-	} else {
+	case ingest.VerdictProposed:
+		fmt.Fprintf(w, "proposed %s on %s: pt approve %s lands it\n", v.Page, v.Proposal, v.Batch)
+	default:
 		fmt.Fprintf(w, "skipped (%s): %s\n", v.Gate, v.Reason)
 	}
 	if v.ModelError != "" {

@@ -195,7 +195,7 @@ func (d *demo) consult(string) error {
 	d.say("Here an agent's answer, citing the postmortem and the decision, is filed.")
 	v, err := ingest.FileBack(d.ctx, d.s, ingest.Consult{Question: q, Answer: demoAnswer,
 		Citations: []string{"sources/2026-09-postmortem-ledger-outage.md", "sources/decision.md"},
-		AskedBy: "dana", Author: wiki.Author{Name: "claude", Kind: "agent"}, Retriever: d.eng})
+		AskedBy:   "dana", Author: wiki.Author{Name: "claude", Kind: "agent"}, Retriever: d.eng})
 	if err != nil {
 		return err
 	}

@@ -61,6 +61,7 @@ func newImportCmd(e *env) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.ApprovedBy, "approved-by", "", "who approved the import (required)")
 	f.StringArrayVar(&opts.SitePrefixes, "site-prefix", nil, "a URL or path prefix under which the corpus links to its own pages, e.g. /wiki/ (repeatable)")
+	f.StringArrayVar(&opts.AppliesTo, "applies-to", nil, "a glob of code paths every imported page governs, e.g. 'internal/ledger/**' (repeatable)")
 	f.BoolVar(&opts.Strict, "strict", false, "fail, writing nothing, when any file is bad (default: skip and list it)")
 	return cmd
 }

@@ -79,6 +79,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f.StringArrayVar(&src.Related, "related", nil, "a page to link back to the new summary (repeatable)")
 	f.StringVar(&src.Slug, "slug", "", "the name of sources/<slug>.md (default: from the title); a source already there is revised")
 	f.StringVar(&src.Update, "update", "", "revise this source page of the space (a path such as sources/x.md)")
+	f.StringArrayVar(&src.AppliesTo, "applies-to", nil, "a glob of code paths the source governs, e.g. 'internal/ledger/**' (repeatable)")
 	return cmd
 }
 

@@ -13,9 +13,10 @@ func init() { register(newInitCmd) }
 
 func newInitCmd(e *env) *cobra.Command {
 	var name, owner, ci string
+	var agents bool
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
-		Short: "create a space (kb.yaml, hub, log) as the first commit",
+		Short: "create a space (kb.yaml, hub, log, the agents' AGENTS.md and skill) as the first commit",
 		Args:  argsN(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
@@ -28,7 +29,7 @@ func newInitCmd(e *env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			s, res, err := wiki.Init(e.ctx, dir, wiki.InitOptions{Name: name, Owner: owner, Author: e.identity(), RootExtra: extra, Clock: e.clock})
+			s, res, err := wiki.Init(e.ctx, dir, wiki.InitOptions{Name: name, Owner: owner, Author: e.identity(), RootExtra: extra, Clock: e.clock, Guidance: agents})
 			if err != nil {
 				return err
 			}
@@ -40,6 +41,7 @@ func newInitCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the space's name (default: the directory's name)")
 	cmd.Flags().StringVar(&owner, "owner", "", "who owns the space: agent or human")
+	cmd.Flags().BoolVar(&agents, "agents", true, "also write AGENTS.md's pt section and the consult-the-kb skill at the repository's root")
 	cmd.Flags().StringVar(&ci, "ci", "", "also write a scheduled lint job: github or gitlab")
 	return cmd
 }

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/retrieve"
 )
 
@@ -15,14 +18,19 @@ func init() { register(newQueryCmd) }
 
 func newQueryCmd(e *env) *cobra.Command {
 	var k, budget int
+	var req retrieve.Request
+	var since string
 	var failInsufficient bool
 	cmd := &cobra.Command{
-		Use:   "query-kb QUESTION",
+		Use:   "query-kb [QUESTION]",
 		Short: "answer a question from the space: cited excerpts, or an honest \"insufficient\"",
 		Long: "query-kb reads the hub, the spokes of the topics that match the question and their pages'\n" +
 			"sections, fuses them with full-text search, and prints the best excerpts within a token\n" +
 			"budget, each with its page path and blob revision. When the space does not hold the\n" +
-			"answer it says so (sufficient: false) and prints no excerpts.",
+			"answer it says so (sufficient: false) and prints no excerpts.\n\n" +
+			"--path names a file you are about to change (relative to the code repository's root):\n" +
+			"pages whose applies_to covers it come first, and the question may then be left out\n" +
+			"(what applies to internal/ledger/replay.go). --topic, --kind and --since narrow the pages.",
 		Args: questionArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if k < 0 || budget < 0 {
@@ -33,23 +41,38 @@ func newQueryCmd(e *env) *cobra.Command {
 			if k == 0 {
 				return usageError{errors.New("--k 0: ask for at least one excerpt")}
 			}
-			if strings.TrimSpace(args[0]) == "" {
-				return usageError{retrieve.ErrEmptyQuestion}
+			if len(args) == 1 {
+				req.Question = args[0]
+			}
+			if strings.TrimSpace(req.Question) == "" && len(req.Paths) == 0 {
+				return usageError{fmt.Errorf("%w (or name the files you will change with --path)", retrieve.ErrEmptyQuestion)}
 			}
 			if budget < retrieve.MinBudget {
 				return usageError{fmt.Errorf("--budget %d: %w", budget, retrieve.ErrBudgetTooSmall)}
+			}
+			if since != "" {
+				t, err := parseDate(since)
+				if err != nil {
+					return usageError{fmt.Errorf("--since: %w", err)}
+				}
+				req.Since = t
 			}
 			s, err := e.open()
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			if req.Paths, err = repoPaths(s.Dir(), s.Prefix(), req.Paths); err != nil {
+				return usageError{err}
+			}
 			eng := retrieve.Open(s, retrieve.Options{})
 			defer eng.Close()
-			res, err := eng.Query(e.ctx, retrieve.Request{Question: args[0], K: k, Budget: budget})
+			req.K, req.Budget = k, budget
+			res, err := eng.Query(e.ctx, req)
 			if err != nil {
 				return err
 			}
+			ingest.RecordGap(s, res)
 			if err := e.emit(res, func(w io.Writer) { renderResult(w, res, 0) }); err != nil {
 				return err
 			}
@@ -62,7 +85,41 @@ func newQueryCmd(e *env) *cobra.Command {
 	cmd.Flags().IntVar(&k, "k", retrieve.DefaultK, "at most this many excerpts")
 	cmd.Flags().BoolVar(&failInsufficient, "fail-insufficient", false, "exit 1 when the space does not answer the question (for scripts)")
 	cmd.Flags().IntVar(&budget, "budget", retrieve.DefaultBudget, "context budget in tokens (about 4 characters each)")
+	cmd.Flags().StringArrayVar(&req.Paths, "path", nil, "a file you are about to change, relative to the code repository's root (repeatable)")
+	cmd.Flags().StringArrayVar(&req.Topics, "topic", nil, "only pages of this topic (repeatable)")
+	cmd.Flags().StringArrayVar(&req.Kinds, "kind", nil, "only pages of this kind: source, source_summary, page, synthesis, retrospective (repeatable)")
+	cmd.Flags().StringVar(&since, "since", "", "only pages updated (else created) on or after this date, 2026-11-01 or an RFC 3339 time")
 	return cmd
+}
+
+// parseDate reads a date or an RFC 3339 time.
+func parseDate(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01) or an RFC 3339 time", s)
+	}
+	return t, nil
+}
+
+// repoPaths makes --path values relative to the code repository's root: a
+// relative one is taken as given, an absolute one must lie in the work tree
+// of the repository holding the space at dir.
+func repoPaths(dir, prefix string, paths []string) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if filepath.IsAbs(p) && dir != "" {
+			rel, err := filepath.Rel(repoRoot(dir, prefix), p)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return nil, fmt.Errorf("--path %s is outside the code repository", p)
+			}
+			p = filepath.ToSlash(rel)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // questionArg takes one question; several words unquoted are most likely
@@ -71,7 +128,7 @@ func questionArg(cmd *cobra.Command, args []string) error {
 	if len(args) > 1 {
 		return usageError{fmt.Errorf("%s takes one question, got %d words: quote it, as in pt %s %q", cmd.Name(), len(args), cmd.Name(), strings.Join(args, " "))}
 	}
-	return argsN(1, 1)(cmd, args)
+	return argsN(0, 1)(cmd, args)
 }
 
 // renderResult renders a retrieval result for people: each excerpt with

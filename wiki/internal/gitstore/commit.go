@@ -32,6 +32,9 @@ type CommitRequest struct {
 	Message   string
 	Author    Signature
 	Committer Signature
+	// AllowEmpty writes a commit whose tree is its parent's (WriteCommit
+	// only): a record kept on a ref of its own, such as a rejection.
+	AllowEmpty bool
 }
 
 // CommitResult says what Commit did.
@@ -154,7 +157,7 @@ func (s *Store) writeCommitLocked(req CommitRequest, trie *changeNode) (Hash, *t
 		root = emptyTree
 		b.objects = append(b.objects, object{hash: emptyTree, typ: treeObject})
 	}
-	if root == parentTree || (parentTree.IsZero() && root == emptyTree) {
+	if !req.AllowEmpty && (root == parentTree || (parentTree.IsZero() && root == emptyTree)) {
 		return Hash{}, nil, ErrNoChange
 	}
 	var parents []Hash
