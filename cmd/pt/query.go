@@ -62,6 +62,9 @@ func renderResult(w io.Writer, res *retrieve.Result) {
 		if res.Trace.Reason != "" {
 			fmt.Fprintf(w, "(%s)\n", res.Trace.Reason)
 		}
+		for _, n := range res.Nearest {
+			fmt.Fprintf(w, "nearest: %s — %s\n", n.Path, n.Title)
+		}
 		return
 	}
 	fmt.Fprintf(w, "%d excerpts, about %d tokens", len(res.Results), res.Tokens)
