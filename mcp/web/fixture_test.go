@@ -27,6 +27,7 @@ var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 const (
 	pathPostmortem = "sources/2026-09-postmortem-ledger-outage.md"
 	pathRunbookSum = "summaries/runbook-write-queue-replay.md"
+	pathReplay     = "synthesis/is-it-safe-to-replay-the-ledger-write-queue-after-an-outage.md"
 	pathRunbook    = "sources/runbook-write-queue-replay.md"
 	pathChecklist  = "pages/release-checklist.md"
 	pathFreezeV1   = "pages/deploy-freeze-v1.md"

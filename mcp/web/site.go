@@ -125,6 +125,8 @@ func (site *Site) route(w http.ResponseWriter, r *http.Request) {
 		site.serveFindings(w, r)
 	case p == "/agents":
 		site.serveAgents(w, r)
+	case p == "/favicon.ico":
+		w.WriteHeader(http.StatusNoContent) // none: a browser asks anyway
 	case strings.HasPrefix(p, "/static/"):
 		http.StripPrefix("/static/", http.FileServerFS(site.static)).ServeHTTP(w, r)
 	default:
