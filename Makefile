@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test demo lint check e2e windows-smoke bench
+.PHONY: build test demo lint check e2e web-shots windows-smoke bench
 
 build:
 	$(GO) build -o bin/pt ./cmd/pt
@@ -27,9 +27,15 @@ check: lint
 windows-smoke:
 	bash .ci/windows-smoke
 
+# The web view's browser tests need Chromium (apt-get install chromium);
+# they skip with a message without it.
 e2e:
 	PT_E2E=1 $(GO) test ./mcp/... ./cmd/pt/... -run 'E2E|Conformance' -v
 	PT_E2E=1 $(GO) test -count=1 -run 'TestDerivedIndexIsAFunctionOfHead' ./ingest/
+
+# The screenshots of docs/web.md, taken by the browser tests.
+web-shots:
+	PT_E2E=1 PT_WEB_SHOTS=$(CURDIR)/docs/web $(GO) test -count=1 ./mcp/web -run 'E2EBrowse' -v
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...

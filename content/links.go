@@ -23,6 +23,10 @@ type Link struct {
 
 var schemeRe = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
 
+// ParseLink reads a link destination as a page writes it: external or
+// not, and for a link within the repository its path and anchor.
+func ParseLink(dest string) Link { return newLink(dest, "", 0) }
+
 func newLink(dest, text string, line int) Link {
 	l := Link{Target: dest, Text: text, Line: line}
 	switch {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -147,7 +148,7 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 		// nothing, which is the citation gate's refusal.
 		v.Verdict, v.Gate = VerdictSkipped, GateCitations
 		v.Reason = "the space holds nothing sufficient on this question, so there is no answer to file"
-		recordConsult(s, head, in.when, v)
+		recordConsult(s, head, in, v)
 		return v, nil
 	}
 	if err := checkConsultSecrets(in, v); err != nil {
@@ -158,13 +159,13 @@ func FileBack(ctx context.Context, s *wiki.Space, c Consult) (*Verdict, error) {
 	}
 	if v.Gate != "" {
 		v.Verdict = VerdictSkipped
-		recordConsult(s, head, in.when, v)
+		recordConsult(s, head, in, v)
 		return v, nil
 	}
 	if err := fileSynthesis(ctx, s, in, g, v); err != nil {
 		return nil, err
 	}
-	recordConsult(s, head, in.when, v)
+	recordConsult(s, head, in, v)
 	return v, nil
 }
 
@@ -368,30 +369,18 @@ func demoteHeadings(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// consultRecord is one line of the local consult log: enough to count
-// consults by verdict and gate in a retrospective, and nothing of the
-// question or the answer.
-type consultRecord struct {
-	Time time.Time `json:"time"`
-	// Head is the commit the consult was asked at: a retrospective places
-	// the consult in a cycle by it, whatever the clocks said.
-	Head    string `json:"head,omitempty"`
-	Verdict string `json:"verdict"`
-	Gate    string `json:"gate,omitempty"`
-	Page    string `json:"page,omitempty"`
-	Batch   string `json:"batch,omitempty"`
-}
+// quotedRe matches what a reason quotes of the question or the answer.
+var quotedRe = regexp.MustCompile(`"[^"]*"`)
 
-// ConsultLog is the local, never committed, append-only log of consult
-// verdicts under the space's state directory. A skipped consult writes
-// nothing to git by design, so this is the only trace of it: retrospectives
-// count skipped consults from it, per clone.
-func ConsultLog(s *wiki.Space) string { return filepath.Join(s.StateDir(), "consults.jsonl") }
+// unquote drops from a gate's reason the words it quotes, so that the
+// consult log keeps why a consult was skipped and nothing of what was asked.
+func unquote(reason string) string { return quotedRe.ReplaceAllString(reason, `"…"`) }
 
 // recordConsult appends v to the consult log. The log is a convenience for
-// retrospectives: failing to write it never fails the consult.
-func recordConsult(s *wiki.Space, head wiki.Rev, when time.Time, v *Verdict) {
-	line, err := json.Marshal(consultRecord{Time: when, Head: string(head), Verdict: v.Verdict, Gate: v.Gate, Page: v.Page, Batch: v.Batch})
+// retrospectives and reviews: failing to write it never fails the consult.
+func recordConsult(s *wiki.Space, head wiki.Rev, in *consultInput, v *Verdict) {
+	line, err := json.Marshal(ConsultRecord{Time: in.when, Head: string(head), Verdict: v.Verdict, Gate: v.Gate, Reason: unquote(v.Reason),
+		Page: v.Page, Batch: v.Batch, AskedBy: in.AskedBy, By: in.Author.Name, ByKind: in.Author.Kind})
 	if err != nil {
 		return
 	}

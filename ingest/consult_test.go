@@ -512,6 +512,19 @@ func TestConsultLog(t *testing.T) {
 	if !strings.HasPrefix(path.Clean(ingest.ConsultLog(s)), path.Clean(s.GitDir())) {
 		t.Errorf("consult log %s is not under %s", ingest.ConsultLog(s), s.GitDir())
 	}
+	rs, err := ingest.ReadConsultLog(s, time.Time{})
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("ReadConsultLog = %d records, %v", len(rs), err)
+	}
+	if r := rs[0]; r.Verdict != ingest.VerdictSkipped || r.Gate != ingest.GateDurability || !strings.Contains(r.Reason, "ephemeral") || !r.Time.Equal(fbConsult) {
+		t.Errorf("skipped consult recorded as %+v", r)
+	}
+	if r := rs[1]; r.Verdict != ingest.VerdictFiled || r.Page == "" || r.Batch == "" {
+		t.Errorf("filed consult recorded as %+v", r)
+	}
+	if later, err := ingest.ReadConsultLog(s, fbConsult.Add(time.Second)); err != nil || len(later) != 0 {
+		t.Errorf("ReadConsultLog(after both) = %+v, %v", later, err)
+	}
 }
 
 func readFile(t testing.TB, p string) string {

@@ -1,10 +1,6 @@
 package ingest
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
-	"os"
 	"time"
 
 	"github.com/ptwiki/pt/lint"
@@ -90,7 +86,7 @@ func newConsultWindow(hist, cycle []wiki.Commit, since wiki.Rev, toNow bool, fro
 	return w
 }
 
-func (w consultWindow) holds(r consultRecord) bool {
+func (w consultWindow) holds(r ConsultRecord) bool {
 	if r.Head != "" && w.known[r.Head] {
 		return w.heads[r.Head]
 	}
@@ -102,23 +98,14 @@ func (w consultWindow) holds(r consultRecord) bool {
 // recorded here.
 func skippedConsults(s *wiki.Space, w consultWindow) (map[string]int, error) {
 	out := map[string]int{}
-	f, err := os.Open(ConsultLog(s))
-	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
-	}
+	rs, err := ReadConsultLog(s, time.Time{})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r consultRecord
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
-			continue // a torn line from a crash: skip it
-		}
+	for _, r := range rs {
 		if r.Verdict == VerdictSkipped && w.holds(r) {
 			out[r.Gate]++
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 }

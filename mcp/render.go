@@ -20,6 +20,9 @@ func renderQuery(r *retrieve.Result) string {
 			fmt.Fprintf(&b, " (%s)", r.Trace.Reason)
 		}
 		b.WriteString(". Say so rather than guess; if you find the answer elsewhere, consider filing it back.\n")
+		for _, n := range r.Nearest {
+			fmt.Fprintf(&b, "nearest: %s — %s\n", n.Path, n.Title)
+		}
 		if len(r.Results) == 0 {
 			return b.String()
 		}

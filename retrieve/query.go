@@ -54,7 +54,7 @@ func (e *Engine) ask(ctx context.Context, req Request) (*Result, error) {
 	if req.Now.IsZero() {
 		req.Now = e.space.Now()
 	}
-	res := &Result{Question: req.Question, Results: []Hit{}, Trace: Trace{Topics: []string{}, Index: "none"}}
+	res := &Result{Question: req.Question, Results: []Hit{}, Nearest: []Near{}, Trace: Trace{Topics: []string{}, Index: "none"}}
 	head, err := e.space.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
@@ -133,12 +133,36 @@ func (e *Engine) answer(ctx context.Context, h *handle, head wiki.Rev, req Reque
 	res.Trace.Coverage = round3(cov)
 	if !ok {
 		res.Trace.Reason = reason
+		res.Nearest = nearest(picked)
 		return res, nil
 	}
 	res.Sufficient = true
 	res.Results, res.Tokens = pack(picked, terms, req)
 	res.Trace.Superseded = redirects(picked, res.Results)
 	return res, nil
+}
+
+// nearest names the best of the candidates an insufficient answer set
+// aside, one entry per page.
+func nearest(picked []candidate) []Near {
+	out := []Near{}
+	seen := map[string]bool{}
+	for _, c := range picked {
+		if len(out) == MaxNearest {
+			break
+		}
+		if seen[c.page.Path] {
+			continue
+		}
+		seen[c.page.Path] = true
+		m := c.page.Page.Meta
+		t := m.Title
+		if t == "" {
+			t = content.TitleFromPath(c.page.Path)
+		}
+		out = append(out, Near{Path: c.page.Path, Title: t, Summary: m.Summary})
+	}
+	return out
 }
 
 func withDefaults(req Request) Request {

@@ -43,7 +43,20 @@ type Result struct {
 	Sufficient bool   `json:"sufficient"`
 	Tokens     int    `json:"tokens"`
 	Results    []Hit  `json:"results"`
-	Trace      Trace  `json:"trace"`
+	// Nearest are up to three pages the question came closest to, when
+	// the answer is insufficient: somewhere to look, not an answer.
+	Nearest []Near `json:"nearest"`
+	Trace   Trace  `json:"trace"`
+}
+
+// MaxNearest bounds Result.Nearest.
+const MaxNearest = 3
+
+// Near is a page an insufficient answer points to.
+type Near struct {
+	Path    string `json:"path"`
+	Title   string `json:"title"`
+	Summary string `json:"summary,omitempty"`
 }
 
 // Hit is one excerpt of the packed context: a section of a page, cited by

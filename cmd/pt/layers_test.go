@@ -15,6 +15,7 @@ var owners = map[string]string{
 	"github.com/go-git/go-git/v5":            "wiki/internal/gitstore",
 	"github.com/yuin/goldmark":               "content",
 	"go.abhg.dev/goldmark/frontmatter":       "content",
+	"github.com/microcosm-cc/bluemonday":     "content",
 	"github.com/blugelabs/bluge":             "retrieve/internal/index",
 	"github.com/modelcontextprotocol/go-sdk": "mcp",
 }

@@ -140,6 +140,9 @@ func renderResult(w io.Writer, res *retrieve.Result, clip int) {
 		if res.Trace.Reason != "" {
 			fmt.Fprintf(w, "(%s)\n", res.Trace.Reason)
 		}
+		for _, n := range res.Nearest {
+			fmt.Fprintf(w, "nearest: %s — %s\n", n.Path, n.Title)
+		}
 		return
 	}
 	fmt.Fprintf(w, "%s, about %d tokens", count(len(res.Results), "excerpt"), res.Tokens)

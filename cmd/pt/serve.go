@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,12 +13,13 @@ import (
 	"github.com/ptwiki/pt/mcp"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
+	"github.com/ptwiki/pt/mcp/web"
 )
 
 func init() { register(newServeCmd) }
 
 func newServeCmd(e *env) *cobra.Command {
-	var addr, authMode string
+	var addr, authMode, webAddr string
 	var rate float64
 	var burst int
 	var hosts []string
@@ -28,7 +30,9 @@ func newServeCmd(e *env) *cobra.Command {
 		Long: "serve runs the space's MCP server. Without --http it speaks JSON-RPC on stdin and stdout,\n" +
 			"as a coding agent that starts it expects (see pt mcp install). With --http ADDR (for example\n" +
 			mcp.DefaultAddr + ") it listens on ADDR at " + mcp.DefaultPath + ", and every request needs a bearer token\n" +
-			"from pt token create unless --auth none, which is allowed on a loopback address only.",
+			"from pt token create unless --auth none, which is allowed on a loopback address only.\n" +
+			"With --web ADDR it also serves a read-only web view of the space (alone, only that, until\n" +
+			"stopped); off a loopback address the browser asks for a token as the password.",
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := e.open()
@@ -42,7 +46,17 @@ func newServeCmd(e *env) *cobra.Command {
 			defer eng.Close()
 			stopIndex := startIndexFollow(e, eng, indexEvery)
 			defer stopIndex()
+			var ws *webServer
+			if cmd.Flags().Changed("web") {
+				if ws, err = listenWeb(e, s, eng, webAddr, hosts); err != nil {
+					return err
+				}
+				defer ws.ln.Close() // closed already when it served; not when the MCP setup below fails
+			}
 			if !cmd.Flags().Changed("http") {
+				if ws != nil {
+					return ws.serve(e.ctx)
+				}
 				// A local agent a developer started: its writes are
 				// approved by the repository's person, and it reads as
 				// the repository's owner.
@@ -84,10 +98,12 @@ func newServeCmd(e *env) *cobra.Command {
 					fmt.Fprintln(e.stderr, "pt: no tokens yet: create one with pt token create --name NAME --scope read|write")
 				}
 			}
-			if err := mcp.Serve(e.ctx, ln, h); err != nil && !errors.Is(err, net.ErrClosed) {
-				return err
-			}
-			return nil
+			return ws.alongside(e.ctx, func(ctx context.Context) error {
+				if err := mcp.Serve(ctx, ln, h); err != nil && !errors.Is(err, net.ErrClosed) {
+					return err
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address instead of stdio (e.g. "+mcp.DefaultAddr+"; port 0 picks a free one)")
@@ -96,6 +112,7 @@ func newServeCmd(e *env) *cobra.Command {
 	cmd.Flags().IntVar(&burst, "burst", mcp.DefaultBurst, "requests one token may send at once")
 	cmd.Flags().DurationVar(&syncEvery, "sync-every", time.Minute, "when kb.yaml names a remote: pull this often (0: only after each batch); every batch is pushed as it lands")
 	cmd.Flags().DurationVar(&indexEvery, "index-every", 500*time.Millisecond, "bring the search index to the space's head this often, so that commits made elsewhere are indexed before the next question (0: only when asked)")
+	cmd.Flags().StringVar(&webAddr, "web", "", "serve the read-only web view on this address (e.g. "+web.DefaultAddr+"); alone, without stdio")
 	cmd.Flags().StringSliceVar(&hosts, "allowed-host", nil, "another host name clients reach the server by (Host and Origin checks)")
 	return cmd
 }
