@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptwiki/pt/mcp"
+	"github.com/ptwiki/pt/mcp/web"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
-	"github.com/ptwiki/pt/mcp/web"
 )
 
 func init() { register(newServeCmd) }
