@@ -53,6 +53,11 @@ type SyncOptions struct {
 	// entry describe what it now holds (lint's counts). nil, or a path
 	// without one: the batch keeps its title.
 	Retitle map[string]RetitleFunc
+	// GitUser and GitToken authenticate to an http(s) remote: the token
+	// is sent as basic auth (user GitUser, else the URL's user, else
+	// "x-access-token"). Empty: no credentials beyond the URL's. cmd/pt
+	// reads them from $PT_GIT_USER and $PT_GIT_TOKEN (or $GIT_TOKEN).
+	GitUser, GitToken string
 }
 
 // RetitleFunc returns the title (without the kind) of a batch whose file
@@ -158,6 +163,7 @@ func (s *Space) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error)
 		return res, fmt.Errorf("sync: %w", err)
 	}
 	res.URL = gitstore.ScrubURL(r.URL)
+	r.Credentials = gitstore.Credentials{User: opts.GitUser, Token: opts.GitToken}
 	attempts := opts.Attempts
 	if attempts <= 0 {
 		attempts = 5

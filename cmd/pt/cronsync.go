@@ -39,7 +39,7 @@ func pushAfterBatch(ctx context.Context, logger *log.Logger, s *wiki.Space) {
 }
 
 func syncOnce(ctx context.Context, logger *log.Logger, s *wiki.Space) {
-	res, err := s.Sync(ctx, wiki.SyncOptions{Committer: cronAuthor, Merge: syncMerges, Retitle: syncRetitles})
+	res, err := s.Sync(ctx, withGitAuth(wiki.SyncOptions{Committer: cronAuthor, Merge: syncMerges, Retitle: syncRetitles}))
 	if err != nil {
 		logger.Printf("sync failed (local batches are kept and pushed by the next sync): %v", err)
 		return

@@ -27,7 +27,7 @@ func startSync(e *env, s *wiki.Space, every time.Duration) func() {
 	var synced atomic.Value
 	start, _ := s.Head(e.ctx)
 	synced.Store(start)
-	opts := wiki.SyncOptions{Committer: wiki.Author{Name: "pt serve", Kind: "agent"}, Merge: syncMerges, Retitle: syncRetitles}
+	opts := withGitAuth(wiki.SyncOptions{Committer: wiki.Author{Name: "pt serve", Kind: "agent"}, Merge: syncMerges, Retitle: syncRetitles})
 	report := func(r *wiki.SyncResult, err error) {
 		if err != nil {
 			fmt.Fprintf(e.stderr, "pt: sync failed (local batches are kept and pushed by the next sync): %v\n", err)

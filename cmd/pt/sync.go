@@ -42,7 +42,7 @@ func newSyncCmd(e *env) *cobra.Command {
 			defer s.Close()
 			opts.Committer = e.identity()
 			opts.Merge, opts.Retitle = syncMerges, syncRetitles
-			res, err := s.Sync(e.ctx, opts)
+			res, err := s.Sync(e.ctx, withGitAuth(opts))
 			if err != nil {
 				return err
 			}

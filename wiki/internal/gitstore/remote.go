@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -42,6 +41,17 @@ var (
 type Remote struct {
 	Name string
 	URL  string
+	// Credentials for an http(s) remote; zero sends none (a user and
+	// password in the URL itself are used as they are).
+	Credentials Credentials
+}
+
+// Credentials are a token sent as basic auth to an http(s) remote: User
+// "" means the URL's user, else "x-access-token", which GitHub, GitLab and
+// Gitea all accept with a token.
+type Credentials struct {
+	User  string
+	Token string
 }
 
 // String is the remote for messages, with any credential in its URL removed.
@@ -202,7 +212,7 @@ func (s *Store) Fetch(ctx context.Context, r Remote) (Hash, error) {
 	err = rem.FetchContext(ctx, &gogit.FetchOptions{
 		RemoteName: remoteName(r),
 		RefSpecs:   []config.RefSpec{config.RefSpec("+" + s.refName() + ":" + dst)},
-		Auth:       authFor(r.URL),
+		Auth:       authFor(r.URL, r.Credentials),
 		Tags:       gogit.NoTags,
 	})
 	switch {
@@ -212,7 +222,7 @@ func (s *Store) Fetch(ctx context.Context, r Remote) (Hash, error) {
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return Hash{}, nil
 	case err != nil:
-		return Hash{}, fmt.Errorf("gitstore: fetch %s from %s: %s", s.branch, r, scrub(err.Error()))
+		return Hash{}, fmt.Errorf("gitstore: fetch %s from %s: %s", s.branch, r, r.scrub(err.Error()))
 	}
 	ref, err := st.refs.Reference(dst)
 	if err != nil {
@@ -253,7 +263,7 @@ func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) (retErr
 	opts := &gogit.PushOptions{
 		RemoteName: remoteName(r),
 		RefSpecs:   []config.RefSpec{config.RefSpec(commit.String() + ":" + s.refName())},
-		Auth:       authFor(r.URL),
+		Auth:       authFor(r.URL, r.Credentials),
 	}
 	if !expect.IsZero() {
 		opts.RequireRemoteRefs = []config.RefSpec{config.RefSpec(expect.String() + ":" + s.refName())}
@@ -264,11 +274,11 @@ func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) (retErr
 	opts.Progress = &said
 	err := rem.PushContext(ctx, opts)
 	if err != nil && !errors.Is(err, gogit.NoErrAlreadyUpToDate) {
-		msg := scrub(err.Error())
+		msg := r.scrub(err.Error())
 		// Classified on git's own words only: a hook's text could say
 		// anything ("commits are required to be signed").
-		if r := remoteSaid(said.String()); r != "" {
-			defer func() { retErr = appendRemote(retErr, scrub(r)) }()
+		if said := remoteSaid(said.String()); said != "" {
+			defer func() { retErr = appendRemote(retErr, r.scrub(said)) }()
 		}
 		switch {
 		case strings.Contains(msg, "non-fast-forward"), strings.Contains(msg, "required to be"),
@@ -293,38 +303,22 @@ func (s *Store) Push(ctx context.Context, r Remote, commit, expect Hash) (retErr
 	return nil
 }
 
-// authFor picks credentials from the usual places, never from the
-// repository: for http(s), a token in $PT_GIT_TOKEN or $GIT_TOKEN sent as
-// basic auth (user $PT_GIT_USER, else the URL's user, else
-// "x-access-token", which GitHub, GitLab and Gitea all accept with a
-// token); a user and password in the URL itself are used by go-git as they
-// are. For ssh, go-git's default: the ssh agent and ~/.ssh/known_hosts.
-func authFor(rawURL string) transport.AuthMethod {
+// authFor is the basic auth that carries c's token to an http(s) remote,
+// or nil: for ssh go-git's default is used (the ssh agent and
+// ~/.ssh/known_hosts), and a password in the URL is used as it is.
+func authFor(rawURL string, c Credentials) transport.AuthMethod {
 	ep, err := transport.NewEndpoint(rawURL)
-	if err != nil || (ep.Protocol != "http" && ep.Protocol != "https") || ep.Password != "" {
+	if err != nil || (ep.Protocol != "http" && ep.Protocol != "https") || ep.Password != "" || c.Token == "" {
 		return nil
 	}
-	token := gitToken()
-	if token == "" {
-		return nil
-	}
-	user := os.Getenv("PT_GIT_USER")
+	user := c.User
 	if user == "" {
 		user = ep.User
 	}
 	if user == "" {
 		user = "x-access-token"
 	}
-	return &githttp.BasicAuth{Username: user, Password: token}
-}
-
-func gitToken() string {
-	for _, v := range []string{"PT_GIT_TOKEN", "GIT_TOKEN"} {
-		if t := os.Getenv(v); t != "" {
-			return t
-		}
-	}
-	return ""
+	return &githttp.BasicAuth{Username: user, Password: c.Token}
 }
 
 var userinfoRe = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@`)
@@ -346,11 +340,11 @@ func ScrubURL(s string) string {
 	})
 }
 
-// scrub is ScrubURL plus the removal of the token taken from the
-// environment, wherever a transport may have echoed it.
-func scrub(s string) string {
+// scrub is ScrubURL plus the removal of the remote's token, wherever a
+// transport may have echoed it.
+func (r Remote) scrub(s string) string {
 	s = ScrubURL(s)
-	if t := gitToken(); len(t) >= 4 {
+	if t := r.Credentials.Token; len(t) >= 4 {
 		s = strings.ReplaceAll(s, t, "***")
 	}
 	return s
