@@ -99,7 +99,7 @@ func TestSyncReplicasConvergeOverGitDaemon(t *testing.T) {
 }
 
 // A fresh remote (no branch yet) is created by the first push, over http
-// with a token from the environment; a second replica cloned over http
+// with a token (cmd/pt reads it from $PT_GIT_TOKEN); a second replica cloned over http
 // gets it, and a wrong token is a clear error that never shows the token.
 func TestSyncHTTPCreatesBranchWithToken(t *testing.T) {
 	ctx := context.Background()
@@ -119,14 +119,12 @@ func TestSyncHTTPCreatesBranchWithToken(t *testing.T) {
 	git(t, dir, "remote", "add", "origin", url+"kb.git")
 	id := ingest(t, s, "First note", "ops")
 
-	t.Setenv("PT_GIT_TOKEN", "wrong-"+token)
-	_, err := s.Sync(ctx, wiki.SyncOptions{})
+	_, err := s.Sync(ctx, wiki.SyncOptions{GitToken: "wrong-" + token})
 	if err == nil || strings.Contains(err.Error(), token) {
 		t.Fatalf("sync with a wrong token: err = %v (want an error without the token)", err)
 	}
 
-	t.Setenv("PT_GIT_TOKEN", token)
-	res, err := s.Sync(ctx, wiki.SyncOptions{})
+	res, err := s.Sync(ctx, wiki.SyncOptions{GitToken: token})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +136,10 @@ func TestSyncHTTPCreatesBranchWithToken(t *testing.T) {
 	}
 	b, _ := replica(t, bare, url+"kb.git")
 	id2 := ingest(t, b, "Second note", "ops")
-	if _, err := b.Sync(ctx, wiki.SyncOptions{}); err != nil {
+	if _, err := b.Sync(ctx, wiki.SyncOptions{GitToken: token}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = s.Sync(ctx, wiki.SyncOptions{})
+	res, err = s.Sync(ctx, wiki.SyncOptions{GitToken: token})
 	if err != nil {
 		t.Fatal(err)
 	}
