@@ -209,11 +209,7 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		if kind == "" {
 			kind = content.KindPage
 		}
-		title := c.title
-		if m := c.page.Page.Meta; len(m.Aliases) > 0 && m.Title != "" {
-			title = m.Title // searched by its aliases, shown by its title
-		}
-		hits = append(hits, Hit{Path: c.sec.Path, Title: content.Inert(title), Revision: c.page.Revision, Score: score,
+		hits = append(hits, Hit{Path: c.sec.Path, Title: content.Inert(c.displayTitle()), Revision: c.page.Revision, Score: score,
 			Excerpt: ex, NeedsReview: c.review, Heading: content.Inert(c.sec.Heading), Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
 	}
 	return hits, total
