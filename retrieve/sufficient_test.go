@@ -49,8 +49,8 @@ func TestSmallSpaceAnswersDecision(t *testing.T) {
 	if !res.Sufficient || len(res.Results) == 0 {
 		t.Fatalf("refused (%s, coverage %.2f)", res.Trace.Reason, res.Trace.Coverage)
 	}
-	if top := res.Results[0]; top.Path != "sources/adr-003-event-bus.md" {
-		t.Errorf("first result %s %q, want the ADR", top.Path, top.Excerpt)
+	if top := res.Results[0]; top.Path != "sources/adr-003-event-bus.md" || !strings.Contains(top.Excerpt, "We chose NATS") {
+		t.Errorf("first result %s %q, want the ADR's decision", top.Path, top.Excerpt)
 	}
 	if len(res.Nearest) != 0 {
 		t.Errorf("nearest %v on a sufficient answer", res.Nearest)
