@@ -27,6 +27,10 @@ func TuneVariants() map[string]func(*Ranking) {
 		"fb0":         func(r *Ranking) { r.WFeedback = 0 },
 		"fb1":         func(r *Ranking) { r.WFeedback = 1 },
 		"fb1-d3":      func(r *Ranking) { r.WFeedback, r.FeedbackDocs = 1, 3 },
+		"fb0.25":      func(r *Ranking) { r.WFeedback = 0.25 },
+		"fb1-t8":      func(r *Ranking) { r.WFeedback, r.FeedbackTerms = 1, 8 },
+		"fb0.5-t8":    func(r *Ranking) { r.FeedbackTerms = 8 },
+		"fb0.5-d10":   func(r *Ranking) { r.FeedbackDocs = 10 },
 	}
 }
 
@@ -50,3 +54,6 @@ func SetGateHook(e *Engine, f func(question string, features map[string]any)) {
 			"n": ev.N, "pages": ev.Pages, "dfs": ev.DFs, "channels": ev.channels, "tl": ev.TermList, "words": ev.Words, "held": ev.HeldBy})
 	}
 }
+
+// GoldRank is goldRank for the external tuning tests.
+var GoldRank = goldRank

@@ -56,3 +56,65 @@ func TestDumpUnseen(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepUnseen asks the questions of PT_UNSEEN (as TestDumpUnseen) under
+// each ranking variant of PT_TUNE_VARIANTS, sufficiency off (with
+// PT_SWEEP_REBUILD, each variant in an index of its own, for variants that
+// change what is indexed), and logs hit@5, MRR and multi-hop per set. It
+// asserts nothing.
+func TestSweepUnseen(t *testing.T) {
+	spec := os.Getenv("PT_UNSEEN")
+	if spec == "" || os.Getenv("PT_SWEEP") == "" {
+		t.Skip("set PT_UNSEEN and PT_SWEEP")
+	}
+	ctx := context.Background()
+	for _, one := range strings.Split(spec, ",") {
+		parts := strings.SplitN(one, "=", 3)
+		s, err := wiki.Open(ctx, parts[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs := loadQuestions(t, parts[2])
+		for _, v := range strings.Split(os.Getenv("PT_TUNE_VARIANTS"), ",") {
+			opts := retrieve.Options{Ranking: retrieve.TuneRanking(v, true)}
+			if os.Getenv("PT_SWEEP_REBUILD") != "" {
+				opts.IndexDir = t.TempDir()
+			}
+			e := retrieve.Open(s, opts)
+			var n, h5, rr, mhn, mh float64
+			var miss []string
+			for _, q := range qs {
+				if len(q.Gold) == 0 {
+					continue
+				}
+				res, err := e.Query(ctx, retrieve.Request{Question: q.Question, Now: evalWhen})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var ps []string
+				for _, h := range res.Results {
+					ps = append(ps, h.Path)
+				}
+				r, all := retrieve.GoldRank(ps, q.Gold, 8)
+				n++
+				if r >= 1 && r <= 5 {
+					h5++
+				} else {
+					miss = append(miss, q.ID)
+				}
+				if r > 0 {
+					rr += 1 / float64(r)
+				}
+				if q.Kind == "multi-hop" {
+					mhn++
+					if all {
+						mh++
+					}
+				}
+			}
+			e.Close()
+			t.Logf("%-10s %-16s h5 %.3f mrr %.3f mh %.3f miss %v", parts[0], v, h5/n, rr/n, mh/max(mhn, 1), miss)
+		}
+		s.Close()
+	}
+}
