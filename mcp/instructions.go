@@ -18,7 +18,7 @@ const Instructions = `This server is a pt knowledge base: a team's decisions, co
 ## Tools
 
 Read (never change anything):
-- ` + ToolQuery + `: ranked excerpts for a question, each with the page path and the revision to cite. Pass paths (the files you are about to change) to get the pages that apply to them first, with or without a question. sufficient=false means the space does not hold the answer.
+- ` + ToolQuery + `: ranked excerpts for a question, each with the page path and the revision to cite. Pass paths (the files you are about to change) to get the pages that apply to them first, with or without a question. sufficient=false means the space does not cover the question's subject; nearest then names up to three pages worth a read_page. Every answer carries coverage (how much of the question the excerpts hold, 0 to 1) and missing_terms (the question's key words no excerpt contains). If an answer misses, ask again with also set to other phrasings or the names the pages would use.
 - ` + ToolReadPage + `: one page in full, at the head or at a commit.
 - ` + ToolBrowse + `: the hub (every topic) or one topic's spoke (its pages, one line each).
 - ` + ToolLint + `: open lint findings (broken links, orphans, provenance drift, expired pages).
@@ -44,7 +44,7 @@ Each first returns a preview (what it would delete or retire, and whose pages th
 ## Workflow
 
 1. Ground: before you implement, design or answer, call ` + ToolQuery + ` with the task in plain words and the files you will touch as paths. Read whole pages with ` + ToolReadPage + ` when an excerpt is not enough.
-2. Check: rely on an excerpt only when it states the fact; a page marked needs_review has open findings.
+2. Check: a sufficient answer is on the subject, not proof of the fact. Check that an excerpt states what you need before relying on it, and say when none does (missing_terms and a low coverage are the usual signs); a page marked needs_review has open findings.
 3. Cite: name each page you relied on as path@revision, e.g. pages/storage.md@3f2a1c9.
 4. File back: when you worked out something that stays true, call ` + ToolFileBack + ` (or ` + ToolPropose + ` when a person should review it first) with the pages you cited.
 

@@ -15,26 +15,29 @@ import (
 func renderQuery(r *retrieve.Result) string {
 	var b strings.Builder
 	if !r.Sufficient {
-		fmt.Fprintf(&b, "insufficient: the knowledge base does not answer %s", quoteClipped(r.Question, maxEcho))
+		fmt.Fprintf(&b, "insufficient: the knowledge base does not cover the subject of %s", quoteClipped(r.Question, maxEcho))
 		if r.Trace.Reason != "" {
 			fmt.Fprintf(&b, " (%s)", r.Trace.Reason)
 		}
 		b.WriteString(". Say so rather than guess; if you find the answer elsewhere, consider filing it back.\n")
-		for _, n := range r.Nearest {
-			fmt.Fprintf(&b, "nearest: %s — %s\n", n.Path, n.Title)
+		if len(r.Nearest) > 0 {
+			b.WriteString("Nearest pages (read_page one if it looks right):\n")
+			for _, n := range r.Nearest {
+				fmt.Fprintf(&b, "- %s — %s: %s\n", n.Path, n.Title, n.Summary)
+			}
 		}
-		if len(r.Results) == 0 {
-			return b.String()
-		}
-	} else {
-		fmt.Fprintf(&b, "%d excerpts, %d tokens", len(r.Results), r.Tokens)
-		if len(r.Trace.Topics) > 0 {
-			fmt.Fprintf(&b, "; topics: %s", strings.Join(r.Trace.Topics, ", "))
-		}
-		b.WriteString(". Cite path@revision.\n")
-		for _, r := range r.Trace.Superseded {
-			fmt.Fprintf(&b, "%s is superseded: answered from %s.\n", r.From, r.To)
-		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d excerpts, %d tokens, coverage %.2f", len(r.Results), r.Tokens, r.Coverage)
+	if len(r.Trace.Topics) > 0 {
+		fmt.Fprintf(&b, "; topics: %s", strings.Join(r.Trace.Topics, ", "))
+	}
+	b.WriteString(". Cite path@revision.\n")
+	if len(r.MissingTerms) > 0 {
+		fmt.Fprintf(&b, "No excerpt mentions: %s. Check that an excerpt states what you need before relying on it; say so if none does.\n", strings.Join(r.MissingTerms, ", "))
+	}
+	for _, r := range r.Trace.Superseded {
+		fmt.Fprintf(&b, "%s is superseded: answered from %s.\n", r.From, r.To)
 	}
 	for i, h := range r.Results {
 		fmt.Fprintf(&b, "\n[%d] %s@%s — %s", i+1, h.Path, short(h.Revision), h.Title)

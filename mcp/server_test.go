@@ -104,7 +104,7 @@ func TestQueryIsRetrieveQuery(t *testing.T) {
 	for k := range raw {
 		keys = append(keys, k)
 	}
-	if d := cmp.Diff([]string{"nearest", "question", "results", "sufficient", "tokens", "trace"}, keys, cmpopts.SortSlices(func(a, b string) bool { return a < b })); d != "" {
+	if d := cmp.Diff([]string{"coverage", "missing_terms", "nearest", "question", "results", "sufficient", "tokens", "trace"}, keys, cmpopts.SortSlices(func(a, b string) bool { return a < b })); d != "" {
 		t.Errorf("top-level keys (-want +got):\n%s", d)
 	}
 }

@@ -26,6 +26,7 @@ type QueryInput struct {
 	Topics   []string `json:"topics,omitempty" jsonschema:"only pages of one of these topics"`
 	Kinds    []string `json:"kinds,omitempty" jsonschema:"only pages of one of these kinds (source, source_summary, page, synthesis, retrospective)"`
 	Since    string   `json:"since,omitempty" jsonschema:"only pages updated (else created) on or after this date (2026-11-01) or RFC 3339 time"`
+	Also     []string `json:"also,omitempty" jsonschema:"alternative phrasings or keywords (the names, flags or terms you expect the pages to use), searched beside the question"`
 }
 
 // PageInput is the input of read_page.
@@ -77,8 +78,13 @@ const maxLog = 500
 
 func (t *tools) addRead(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{
-		Name:        ToolQuery,
-		Description: "Search the knowledge base before you implement or answer: returns ranked excerpts, each with the page path and the revision to cite, and sufficient=false when the space does not hold the answer. Pass paths (the files you are about to change) to get the pages that apply to them first, with or without a question.",
+		Name: ToolQuery,
+		Description: "Search the knowledge base before you implement or answer: returns ranked excerpts, each with the page path and the revision to cite. " +
+			"sufficient=false means the space does not cover the question's subject; nearest then names up to three pages to look at. " +
+			"Every answer carries coverage (how much of the question the excerpts hold, 0 to 1) and missing_terms (key words no excerpt contains): " +
+			"before relying on an excerpt, check that it states the fact you need, and say so when none does. " +
+			"Pass also with other phrasings or keywords when the first answer misses. " +
+			"Pass paths (the files you are about to change) to get the pages that apply to them first, with or without a question.",
 		Annotations: readOnly("Query the knowledge base"),
 	}, t.query)
 	sdk.AddTool(srv, &sdk.Tool{
@@ -111,7 +117,7 @@ func (t *tools) query(ctx context.Context, req *sdk.CallToolRequest, in QueryInp
 	e, done := t.retriever()
 	defer done()
 	who := t.callerOf(req)
-	rq := retrieve.Request{Question: in.Question, K: in.K, Budget: in.Budget, Paths: in.Paths, Topics: in.Topics, Kinds: in.Kinds,
+	rq := retrieve.Request{Question: in.Question, Also: in.Also, K: in.K, Budget: in.Budget, Paths: in.Paths, Topics: in.Topics, Kinds: in.Kinds,
 		Clearance: who.readClearance()}
 	if in.Since != "" {
 		var err error

@@ -98,9 +98,9 @@ func FuzzAcronyms(f *testing.F) {
 	})
 }
 
-// The gate counts a long form as held by a page that uses its short form:
-// "working group" is what a page saying "WG" is about, not a subject the
-// space lacks.
+// The graded signal counts a long form as held by an excerpt that uses its
+// short form: "working group" is what a page saying "WG" is about, not a
+// word the answer lacks.
 func TestAcronymHeldByShortForm(t *testing.T) {
 	s := newSpace(t)
 	files := map[string]string{
@@ -117,5 +117,5 @@ func TestAcronymHeldByShortForm(t *testing.T) {
 		return fmt.Sprintf("# Note %d\n\nThe steering committee approves the new budget of round %d.\n", i, i)
 	})
 	put(t, s, files)
-	answeredOnlyWith(t, s, "How do I start a new working group, and who approves it?", "pages/lifecycle.md", func(rk *Ranking) { rk.Acronyms = false })
+	coveredOnlyWith(t, s, "How do I start a new working group, and who approves it?", "pages/lifecycle.md", "working", func(rk *Ranking) { rk.Acronyms = false })
 }

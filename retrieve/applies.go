@@ -162,7 +162,8 @@ func appliedFirst(res *Result, ap []applied, req Request, terms []string) {
 		res.Tokens += h.Tokens
 	}
 	if len(res.Results) > 0 {
-		res.Sufficient, res.Trace.Reason = true, ""
+		// A page that applies answers: the nearest pages of a refusal go.
+		res.Sufficient, res.Trace.Reason, res.Nearest = true, "", []Near{}
 	}
 }
 
@@ -230,7 +231,7 @@ func (eng *Engine) withPaths(ctx context.Context, req Request) (*Result, error) 
 		}
 		res = r
 	} else {
-		res = &Result{Question: req.Question, Results: []Hit{}, Trace: Trace{Topics: []string{}, Index: "none"}}
+		res = &Result{Question: req.Question, MissingTerms: []string{}, Results: []Hit{}, Nearest: []Near{}, Trace: Trace{Topics: []string{}, Index: "none"}}
 	}
 	if req.Budget > 0 && req.Budget < MinBudget {
 		return nil, ErrBudgetTooSmall

@@ -1,94 +1,42 @@
 package retrieve
 
-import (
-	"github.com/ptwiki/pt/content"
-	"github.com/ptwiki/pt/retrieve/internal/index"
-)
+import "github.com/ptwiki/pt/retrieve/internal/index"
 
-// evidence is what the sufficiency decision reads besides term coverage:
-// how the two full-text channels agree on the best page, and how far their
-// best page stands out from the rest.
+// evidence is what the sufficiency decision read, kept for tuning (the
+// gate hook) and for the graded signal.
 type evidence struct {
 	Question string
 
-	// From the channels (observe).
-	Agree     bool    // the sections channel and the pages channel have the same best page
-	AgreeTop3 bool    // the pages channel's best page is among the sections channel's first three pages
-	PageRatio float64 // the pages channel: best score over the fifth best
-	SecRatio  float64 // the sections channel: best page's score over the fifth best page's
-
 	// From the coverage (sufficient).
-	Best, Union, Top1 float64  // shares of the question's weight: best single result, the top results jointly, the first result
-	Absent            float64  // share of the weight held by terms the space never uses
-	MissingMax        float64  // the heaviest term the top results lack, as a share of the weight
-	MissingTerm       string   // that term (tuning)
-	MissingDF, N      uint64   // how many units of the space hold it, of how many (tuning)
-	DFs               []uint64 // every question term's document frequency (tuning)
+	Best, Union, Top1 float64 // shares of the question's weight: best single page, the best pages jointly, the first page
+	Absent            float64 // share of the weight held by terms the space never uses
 	Terms             int
 
 	acronyms []acronym // the definitions whose long forms the question spells out (a page's short form holds them)
 
 	channels map[string][]string // each channel's pages in order, and the fused order (tuning only: set when Engine.gate is)
+
+	// Per question term (tuning only: set when Engine.gate is): the term,
+	// the word it comes from, its document frequency, and which of the
+	// best pages hold it (bit i: the i-th best page); N units and Pages
+	// whole pages in the space.
+	TermList, Words []string
+	DFs             []uint64
+	HeldBy          []uint32
+	N, Pages        uint64
 }
 
-// observe records the channels' agreement and peakedness. Summaries are
-// left out, as in the fusion.
-func (ev *evidence) observe(secs, pages []index.Hit) {
-	sp := channelPages(secs)
-	pp := channelPages(pages)
-	if len(sp) > 0 && len(pp) > 0 {
-		ev.Agree = sp[0].key == pp[0].key
-		for i := 0; i < min(3, len(sp)); i++ {
-			if sp[i].key == pp[0].key {
-				ev.AgreeTop3 = true
+// record keeps the per-term evidence for the gate hook.
+func (ev *evidence) record(terms []string, st index.TermStats, sets []map[string]bool) {
+	ev.TermList, ev.N, ev.Pages = terms, st.N, st.Pages
+	ev.Words, ev.DFs, ev.HeldBy = nil, nil, make([]uint32, len(terms))
+	for j, t := range terms {
+		ev.DFs = append(ev.DFs, st.DF[t])
+		ev.Words = append(ev.Words, questionWord(ev.Question, t))
+		for i, set := range sets {
+			if heldAs(set, t, ev.acronyms) {
+				ev.HeldBy[j] |= 1 << i
 			}
 		}
 	}
-	ev.PageRatio = ratio5(pp)
-	ev.SecRatio = ratio5(sp)
-}
-
-type keyScore struct {
-	key   string
-	score float64
-}
-
-// channelPages is a channel's hits reduced to one per page (its best), in
-// order, summaries skipped.
-func channelPages(hits []index.Hit) []keyScore {
-	var out []keyScore
-	seen := map[string]bool{}
-	for _, h := range hits {
-		if h.PageKind == content.KindSummary {
-			continue
-		}
-		k := canonical(h.Path)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, keyScore{k, h.Score})
-	}
-	return out
-}
-
-func ratio5(ks []keyScore) float64 {
-	if len(ks) == 0 {
-		return 0
-	}
-	last := ks[min(4, len(ks)-1)].score
-	if last <= 0 {
-		return 10
-	}
-	return ks[0].score / last
-}
-
-// standsOut reports whether a question that covers too little of its
-// weight is answered all the same: its best page stands far ahead of the
-// fifth in both full-text channels, which agree on it (a margin over the
-// background that words scattered over unrelated pages never reach).
-// Thresholds were chosen on half of the development and own questions and
-// checked on the other half (docs/retrieval.md).
-func (ev *evidence) standsOut(rk *Ranking, cov float64) bool {
-	return cov >= rk.PeakMinCoverage && ev.Agree && min(ev.PageRatio, ev.SecRatio) >= rk.PeakRatio
 }

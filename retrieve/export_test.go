@@ -20,7 +20,6 @@ func TuneVariants() map[string]func(*Ranking) {
 		"undated":     func(r *Ranking) { r.Dated = 1 },
 		"dated0.8":    func(r *Ranking) { r.Dated = 0.8 },
 		"dated0.4":    func(r *Ranking) { r.Dated = 0.4 },
-		"nopeak":      func(r *Ranking) { r.PeakRatio = 1e9 },
 		"pages1.5":    func(r *Ranking) { r.WPages = 1.5 },
 		"pages3":      func(r *Ranking) { r.WPages = 3 },
 		"sections0.5": func(r *Ranking) { r.WSections = 0.5 },
@@ -28,8 +27,10 @@ func TuneVariants() map[string]func(*Ranking) {
 		"fb0":         func(r *Ranking) { r.WFeedback = 0 },
 		"fb1":         func(r *Ranking) { r.WFeedback = 1 },
 		"fb1-d3":      func(r *Ranking) { r.WFeedback, r.FeedbackDocs = 1, 3 },
-		"cov0.56":     func(r *Ranking) { r.MinCoverage, r.MissingShare = 0.56, 0 },
-		"missing-off": func(r *Ranking) { r.MissingShare = 0 },
+		"fb0.25":      func(r *Ranking) { r.WFeedback = 0.25 },
+		"fb1-t8":      func(r *Ranking) { r.WFeedback, r.FeedbackTerms = 1, 8 },
+		"fb0.5-t8":    func(r *Ranking) { r.FeedbackTerms = 8 },
+		"fb0.5-d10":   func(r *Ranking) { r.FeedbackDocs = 10 },
 	}
 }
 
@@ -40,7 +41,7 @@ func TuneRanking(name string, noSuff bool) Ranking {
 	rk := DefaultRanking()
 	TuneVariants()[name](&rk)
 	if noSuff {
-		rk.MinCoverage, rk.SmallMinCoverage, rk.MissingShare, rk.PeakMinCoverage = 0, 0, 0, 0
+		rk.CoverFloor, rk.AbsentTop1, rk.Names = 0, 0, false
 	}
 	return rk
 }
@@ -49,7 +50,10 @@ func TuneRanking(name string, noSuff bool) Ranking {
 // (tuning only).
 func SetGateHook(e *Engine, f func(question string, features map[string]any)) {
 	e.gate = func(ev evidence) {
-		f(ev.Question, map[string]any{"agree": ev.Agree, "agree3": ev.AgreeTop3, "pratio": ev.PageRatio, "sratio": ev.SecRatio,
-			"best": ev.Best, "union": ev.Union, "top1": ev.Top1, "absent": ev.Absent, "missmax": ev.MissingMax, "terms": ev.Terms, "mterm": ev.MissingTerm, "mdf": ev.MissingDF, "n": ev.N, "dfs": ev.DFs, "channels": ev.channels})
+		f(ev.Question, map[string]any{"best": ev.Best, "union": ev.Union, "top1": ev.Top1, "absent": ev.Absent, "terms": ev.Terms,
+			"n": ev.N, "pages": ev.Pages, "dfs": ev.DFs, "channels": ev.channels, "tl": ev.TermList, "words": ev.Words, "held": ev.HeldBy})
 	}
 }
+
+// GoldRank is goldRank for the external tuning tests.
+var GoldRank = goldRank

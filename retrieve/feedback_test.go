@@ -50,26 +50,3 @@ func TestFeedbackTerms(t *testing.T) {
 		}
 	}
 }
-
-// TestStandsOut checks when a question short of coverage is still
-// answered.
-func TestStandsOut(t *testing.T) {
-	t.Parallel()
-	rk := DefaultRanking()
-	for _, c := range []struct {
-		name string
-		ev   evidence
-		cov  float64
-		want bool
-	}{
-		{"peak agreed", evidence{Agree: true, PageRatio: 4, SecRatio: 3.5}, 0.45, true},
-		{"peak in one channel only", evidence{Agree: true, PageRatio: 4, SecRatio: 1.2}, 0.45, false},
-		{"peak on different pages", evidence{Agree: false, PageRatio: 4, SecRatio: 4}, 0.45, false},
-		{"peak but too little coverage", evidence{Agree: true, PageRatio: 4, SecRatio: 4}, 0.3, false},
-		{"known words, near miss", evidence{Absent: 0}, 0.52, false},
-	} {
-		if got := c.ev.standsOut(&rk, c.cov); got != c.want {
-			t.Errorf("%s: standsOut(%v) = %v, want %v", c.name, c.cov, got, c.want)
-		}
-	}
-}

@@ -73,7 +73,6 @@ func (e *Engine) channels(ctx context.Context, ix *index.Index, head wiki.Rev, a
 	if err != nil {
 		return ch, err
 	}
-	ev.observe(secs, pages)
 	var fb []index.Hit
 	if rk.WFeedback > 0 {
 		extra, err := e.feedbackTerms(ctx, ix, question, secs)

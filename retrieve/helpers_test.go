@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,15 +85,14 @@ func corpusSpace(t testing.TB, dir string) *wiki.Space {
 	return s
 }
 
-// answeredOnlyWith checks that question is answered with want first, and
-// refused once off has turned off the feature under test, so that the test
-// can fail without it. Uniform filler pages make any match a peak, so the
-// peak rule is off here. Each ranking gets an Engine and an index of its
-// own.
-func answeredOnlyWith(t *testing.T, s *wiki.Space, question, want string, off func(*Ranking)) {
+// coveredOnlyWith checks that question is answered with want first and
+// word not among its missing terms, and that word is missing, or the
+// coverage lower, once off has turned off the feature under test, so that
+// the test can fail without it. Each ranking gets an Engine and an index
+// of its own.
+func coveredOnlyWith(t *testing.T, s *wiki.Space, question, want, word string, off func(*Ranking)) {
 	t.Helper()
 	rk := DefaultRanking()
-	rk.PeakRatio = 1e9
 	ask := func(rk Ranking) *Result {
 		t.Helper()
 		e := Open(s, Options{Ranking: rk, IndexDir: t.TempDir()})
@@ -103,16 +103,13 @@ func answeredOnlyWith(t *testing.T, s *wiki.Space, question, want string, off fu
 		}
 		return res
 	}
-	if res := ask(rk); !res.Sufficient || res.Results[0].Path != want {
-		t.Fatalf("want %s first, got sufficient %v (%s, coverage %.2f)", want, res.Sufficient, res.Trace.Reason, res.Trace.Coverage)
+	on := ask(rk)
+	if !on.Sufficient || on.Results[0].Path != want || slices.Contains(on.MissingTerms, word) {
+		t.Fatalf("want %s first, %q held: got sufficient %v (%s), missing %v", want, word, on.Sufficient, on.Trace.Reason, on.MissingTerms)
 	}
 	off(&rk)
-	if res := ask(rk); res.Sufficient {
-		var ps []string
-		for _, r := range res.Results {
-			ps = append(ps, r.Path)
-		}
-		t.Errorf("answered with the feature off too (coverage %.2f, %v): the test does not exercise it", res.Trace.Coverage, ps)
+	if res := ask(rk); !slices.Contains(res.MissingTerms, word) && res.Coverage >= on.Coverage {
+		t.Errorf("%q held with the feature off too (missing %v, coverage %.3f, %.3f with it): the test does not exercise it", word, res.MissingTerms, res.Coverage, on.Coverage)
 	}
 }
 
@@ -139,11 +136,11 @@ func holdIndex(t testing.TB, e *Engine) *index.Index {
 	return other
 }
 
-// padSpace adds Ranking.MissingMinPages pages to files, so that the space is
-// large enough for the missing-word rule: pages/<slug>-NNN.md, titled
+// padSpace adds keyMinUnits pages to files, so that the space is large
+// enough to tell rare words from common ones: pages/<slug>-NNN.md, titled
 // title (a format of the page's number), with body(number) as its text.
 func padSpace(files map[string]string, slug, title string, body func(i int) string) {
-	for i := range int(DefaultRanking().MissingMinPages) {
+	for i := range keyMinUnits {
 		files[fmt.Sprintf("pages/%s-%03d.md", slug, i)] = page(content.Meta{Title: fmt.Sprintf(title, i)}, body(i))
 	}
 }

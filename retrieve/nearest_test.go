@@ -8,12 +8,13 @@ import (
 )
 
 // TestQueryNearest: an insufficient answer names the pages the question
-// came closest to (active ones only), and a sufficient one names none.
+// came closest to (active ones only), and a sufficient one names none. In
+// a space this small only a name the space never mentions refuses.
 func TestQueryNearest(t *testing.T) {
 	s := storageSpace(t)
 	e := openEngine(t, s)
 	ctx := context.Background()
-	res, err := e.Query(ctx, Request{Question: "how do penguins rebuild their igloo index before the winter migration?", Now: testWhen})
+	res, err := e.Query(ctx, Request{Question: "how do penguins rebuild their Igloo index before the Antarctic winter?", Now: testWhen})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"errors"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -48,6 +49,7 @@ type candidate struct {
 func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, groups []*group, req Request, review map[string]bool) ([]candidate, error) {
 	var out []candidate
 	taken := map[string]bool{}
+	ask := questionIntent(req.Question)
 	for i, g := range groups {
 		if len(out) == req.K || i >= 4*req.K && !req.filtered() {
 			break
@@ -65,7 +67,7 @@ func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, group
 				continue
 			}
 		}
-		sec := representative(g)
+		sec := representative(g, ask)
 		pa, err := e.readAt(ctx, head, sec)
 		if err != nil {
 			continue // unreadable now (a broken page): it cannot be cited
@@ -133,19 +135,24 @@ func cleared(s *wiki.Space, req Request, m content.Meta) bool {
 
 // representative is the section that stands for a group: its best, except
 // that a source's own text is preferred to its summary's restatement, which
-// drops the details (flags, numbers, names) a question usually asks for.
+// drops the details (flags, numbers, names) a question usually asks for,
+// and that a section holding the kind of fact the question asks for (the
+// decision of a "why did we choose", the date of a "when") comes before the
+// discussion around it.
 //
-// A section that is only its heading (the text is all in its subsections)
-// stands for nothing: the next matching section with text does.
-func representative(g *group) index.Hit {
-	for _, text := range []bool{true, false} {
+// A section that is only its heading, a status line or frontmatter (its
+// text is all in its subsections) stands for nothing: the next matching
+// section with text does.
+func representative(g *group, ask intent) index.Hit {
+	for _, fits := range []func(index.Hit) bool{
+		func(h index.Hit) bool { return h.PageKind != content.KindSummary && hasText(h.Body) && ask.answers(h) },
+		func(h index.Hit) bool { return hasText(h.Body) && ask.answers(h) },
+		func(h index.Hit) bool { return h.PageKind != content.KindSummary && hasText(h.Body) },
+		func(h index.Hit) bool { return hasText(h.Body) },
+		func(h index.Hit) bool { return h.PageKind != content.KindSummary },
+	} {
 		for _, h := range g.sections {
-			if h.PageKind != content.KindSummary && (!text || hasText(h.Body)) {
-				return h
-			}
-		}
-		for _, h := range g.sections {
-			if !text || hasText(h.Body) {
+			if fits(h) {
 				return h
 			}
 		}
@@ -153,12 +160,20 @@ func representative(g *group) index.Hit {
 	return g.sections[0]
 }
 
-// hasText reports whether a section holds a line other than headings.
+// metaLine is a line that labels rather than says: "Status: accepted",
+// "Date: 2026-10-02", "Owner: dana" (a key of at most three words, a
+// colon, a short value).
+var metaLine = regexp.MustCompile(`^[*_]*[A-Za-z][\w-]*(?: [\w-]+){0,2}[*_]*:[*_]*\s+\S.{0,60}$`)
+
+// hasText reports whether a section holds a line of text: not a heading, a
+// status or metadata line, a frontmatter fence or a rule.
 func hasText(body string) bool {
 	for _, l := range strings.Split(body, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return true
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.Trim(l, "-*_= ") == "" || metaLine.MatchString(l) {
+			continue
 		}
+		return true
 	}
 	return false
 }
@@ -209,11 +224,7 @@ func pack(cs []candidate, terms []string, req Request) ([]Hit, int) {
 		if kind == "" {
 			kind = content.KindPage
 		}
-		title := c.title
-		if m := c.page.Page.Meta; len(m.Aliases) > 0 && m.Title != "" {
-			title = m.Title // searched by its aliases, shown by its title
-		}
-		hits = append(hits, Hit{Path: c.sec.Path, Title: content.Inert(title), Revision: c.page.Revision, Score: score,
+		hits = append(hits, Hit{Path: c.sec.Path, Title: content.Inert(c.displayTitle()), Revision: c.page.Revision, Score: score,
 			Excerpt: ex, NeedsReview: c.review, Heading: content.Inert(c.sec.Heading), Anchor: c.sec.Anchor, Kind: kind, Tokens: n})
 	}
 	return hits, total

@@ -54,7 +54,13 @@ func (e *Engine) ask(ctx context.Context, req Request) (*Result, error) {
 	if req.Now.IsZero() {
 		req.Now = e.space.Now()
 	}
-	res := &Result{Question: req.Question, Results: []Hit{}, Nearest: []Near{}, Trace: Trace{Topics: []string{}, Index: "none"}}
+	res := &Result{Question: req.Question, MissingTerms: []string{}, Results: []Hit{}, Nearest: []Near{}, Trace: Trace{Topics: []string{}, Index: "none"}}
+	for _, a := range req.Also {
+		if a = strings.TrimSpace(strings.Map(dropControl, a)); a != "" {
+			res.Trace.Also = append(res.Trace.Also, a)
+		}
+	}
+	req.Also = res.Trace.Also
 	head, err := e.space.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
@@ -107,7 +113,8 @@ func (e *Engine) answer(ctx context.Context, h *handle, head wiki.Rev, req Reque
 	if e.gate != nil {
 		ev.channels = map[string][]string{}
 	}
-	groups, err := e.rank(ctx, h.ix, head, req.Question, &res.Trace, &ev)
+	search := searchText(req)
+	groups, err := e.rank(ctx, h.ix, head, search, &res.Trace, &ev)
 	if err != nil {
 		return nil, fmt.Errorf("query: %w", err)
 	}
@@ -131,38 +138,28 @@ func (e *Engine) answer(ctx context.Context, h *handle, head wiki.Rev, req Reque
 	}
 	ok, cov, reason := e.sufficient(gateTerms, stats, picked, &ev)
 	res.Trace.Coverage = round3(cov)
+	// The excerpts are packed either way: the graded signal of a refused
+	// answer says what the excerpts it holds back would have covered.
+	hits, tokens := pack(picked, index.Terms(search), req)
+	res.Coverage, res.MissingTerms = signal(req.Question, gateTerms, stats, hits, ev.acronyms)
 	if !ok {
 		res.Trace.Reason = reason
-		res.Nearest = nearest(picked)
+		res.Nearest = nearest(ctx, e.space, head, picked)
 		return res, nil
 	}
 	res.Sufficient = true
-	res.Results, res.Tokens = pack(picked, terms, req)
+	res.Results, res.Tokens = hits, tokens
 	res.Trace.Superseded = redirects(picked, res.Results)
 	return res, nil
 }
 
-// nearest names the best of the candidates an insufficient answer set
-// aside, one entry per page.
-func nearest(picked []candidate) []Near {
-	out := []Near{}
-	seen := map[string]bool{}
-	for _, c := range picked {
-		if len(out) == MaxNearest {
-			break
-		}
-		if seen[c.page.Path] {
-			continue
-		}
-		seen[c.page.Path] = true
-		m := c.page.Page.Meta
-		t := m.Title
-		if t == "" {
-			t = content.TitleFromPath(c.page.Path)
-		}
-		out = append(out, Near{Path: c.page.Path, Title: t, Summary: m.Summary})
+// searchText is what the channels search: the question and the caller's
+// alternative phrasings beside it.
+func searchText(req Request) string {
+	if len(req.Also) == 0 {
+		return req.Question
 	}
-	return out
+	return req.Question + "\n" + strings.Join(req.Also, "\n")
 }
 
 func withDefaults(req Request) Request {

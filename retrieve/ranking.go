@@ -1,7 +1,8 @@
 package retrieve
 
-// Ranking holds the ranking and sufficiency parameters, chosen on the
-// development and own questions of both corpora (docs/retrieval.md has
+// Ranking holds the ranking and sufficiency parameters: the ranking's
+// chosen on the development and own questions of both corpora, the gate's
+// on the tuning halves of the unseen question sets (docs/retrieval.md has
 // the figures). An Engine takes one in Options; DefaultRanking returns
 // the tuned values, and experiments (the eval harness, tests) pass others.
 //
@@ -26,18 +27,15 @@ type Ranking struct {
 	FeedbackDocs            int     // pages whose best sections feedback reads
 	FeedbackTerms           int     // terms feedback adds at most
 
-	CoverTop       int     // results whose text sufficiency reads
-	CoverMaxWeight float64 // share of coverage taken from the best single page (the rest from the best pages jointly)
-	MinCoverage    float64 // coverage below this refuses ...
-	// SmallMinCoverage is MinCoverage in a space of fewer than
-	// MissingMinPages pages.
-	SmallMinCoverage float64
-	MissingShare     float64 // a question term none of the best results hold, this share of the weight or more, refuses ...
-	MissingCoverage  float64 // ... unless coverage reaches this ...
-	MissingMinPages  uint64  // ... in a space of this many pages or more ...
-	MissingMaxDF     float64 // ... when the space uses the term in at most this share of its units (or two)
-
-	PeakRatio, PeakMinCoverage float64 // a best page this far ahead of the fifth in both channels, which agree, is enough from this coverage
+	// The sufficiency gate (sufficient.go): CoverTop best pages are read;
+	// in a space of keyMinUnits units or more, coverage below CoverFloor
+	// refuses, and so does a word the space never uses while the best page
+	// holds less than AbsentTop1 of the question's weight; with Names, a
+	// name the space never mentions refuses in any space.
+	CoverTop   int
+	CoverFloor float64
+	AbsentTop1 float64
+	Names      bool
 
 	Dated     float64 // a page of a yearly series scores this much of itself when the question names no year (1: off)
 	Proximity float64 // a section's score times 1 + Proximity × how closely it holds the question's terms together (0: off)
@@ -51,9 +49,7 @@ func DefaultRanking() Ranking {
 		SectionLimit: 100, PageLimit: 60,
 		WSections: 1.0, WPages: 2.0, WNav: 0.2,
 		WFeedback: 0.5, FeedbackDocs: 5, FeedbackTerms: 4,
-		CoverTop: 3, CoverMaxWeight: 0.5, MinCoverage: 0.4, SmallMinCoverage: 0.56,
-		MissingShare: 0.14, MissingCoverage: 0.75, MissingMinPages: 100, MissingMaxDF: 0.002,
-		PeakRatio: 3, PeakMinCoverage: 0.4,
+		CoverTop: 3, CoverFloor: 0.3, AbsentTop1: 0.2, Names: true,
 		Dated: 0.6, Proximity: 3, Acronyms: true, BaseForms: true,
 	}
 }

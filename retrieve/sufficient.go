@@ -10,59 +10,119 @@ import (
 	"github.com/ptwiki/pt/retrieve/internal/index"
 )
 
-// sufficient decides whether the space answers the question. It weighs each
-// content term of the question by its rarity in the space (BM25's idf, a term
-// the space never uses weighing most) and asks what share of that weight the
-// best results hold, in their title, headings and matching sections. A
-// question about something the space lacks keeps its rarest words, the ones
-// that name the subject, uncovered, while its common words (how, use, test)
-// match anything; a fixed BM25 cutoff cannot tell the two apart, since
-// scores are not comparable across questions.
+// sufficient decides whether the space covers the question's subject. It
+// refuses only on strong evidence that the subject is absent, since a
+// refused answer the space holds is the worst outcome for an agent about
+// to act; how much of the question the excerpts hold is the graded signal
+// (signal.go), for the agent to read. It refuses when
 //
-// Coverage is the mean of the best single page's share and the three best
-// pages' joint share. Two rules refuse: coverage below Ranking.MinCoverage
-// (0.4), or a question word that none of the three best pages holds and
-// that carries at least Ranking.MissingShare (14%) of the weight, while
-// coverage stays below Ranking.MissingCoverage (0.75), and that the space
-// itself barely uses (rare). The word that names what is asked ("stipend",
-// "Bazel") is the one a near miss lacks, while a paraphrase misses only some
-// of its many common words. The settings were
-// chosen on half of the development, own and later question sets of both
-// corpora as `pt import` brings them in (most answerable questions kept
-// plus unanswerable ones refused) and checked on the other half and on
-// the final sets; docs/retrieval.md has the figures. The margin is thin:
-// unanswerable questions in the space's own domain can cover every word.
-// evidence.standsOut may still accept an answer either rule refuses.
+//   - the question names something (a CamelCase or dotted identifier, an
+//     acronym, a capitalised word inside a sentence: "Bazel",
+//     "context.AfterFunc", "SAML") that the space never mentions;
+//   - a word of the question is one the space never uses and the best page
+//     holds less than Ranking.AbsentTop1 (0.2) of the question's weight; or
+//   - coverage is below Ranking.CoverFloor (0.3).
 //
-// Rarity tells the word that names a subject from a filler word only in a
-// space of some size: in a handful of pages every word is rare, and "work"
-// would weigh as much as "stipend". Below Ranking.MissingMinPages pages
-// (whole pages in the index: a source and its summary count as two) the
-// missing-word rule is off and coverage alone decides, at the higher
-// threshold Ranking.SmallMinCoverage (0.56) chosen before that rule existed.
+// The last two need a space of keyMinUnits index units or more (a dozen
+// pages or so): in a handful of pages most words of any question are
+// absent, and coverage says more about the wording than the subject.
+//
+// Each content term of the question weighs 1 + its idf in the space (a
+// term the space never uses weighing as one it uses once). Coverage is the
+// mean of the best single page's share of that weight and the
+// Ranking.CoverTop (3) best pages' joint share, over each page's whole text and its source's or
+// summary's matching sections.
+//
+// A word the space never uses is not enough by itself: a newcomer's
+// paraphrase often has one ("permanently", "upkeep", "cosmetic"), and the
+// pages answer it all the same. A name is: a question about Bazel in a
+// space that never says Bazel is not about this space. Rarity and shape
+// are read from the space alone, so the gate works from a space's first
+// pages.
 func (e *Engine) sufficient(terms []string, st index.TermStats, cs []candidate, ev *evidence) (bool, float64, string) {
 	rk := &e.ranking
 	if len(cs) == 0 {
 		return false, 0, "nothing in the space matches the question"
 	}
-	weights := make([]float64, len(terms))
+	weights := termWeights(terms, st)
 	var all float64
-	for i, t := range terms {
-		// A word the space never uses weighs as one it uses once: in a small
-		// space a filler word ("work") is as absent as the subject. The
-		// added 1 keeps common words from counting for nothing, which in a
-		// space of a few pages would leave every word's weight to chance.
-		weights[i] = 1 + idf(max(st.DF[t], 1), st.N)
-		all += weights[i]
+	for _, w := range weights {
+		all += w
 	}
-	sets := make([]map[string]bool, 0, rk.CoverTop)
-	for i, c := range cs {
-		if i == rk.CoverTop {
-			break
+	if all == 0 {
+		return false, 0, "the question has no searchable words"
+	}
+	sets := e.coverSets(cs)
+	union := map[string]bool{}
+	var best, top1 float64
+	for i, set := range sets {
+		var have float64
+		for j, t := range terms {
+			if heldAs(set, t, ev.acronyms) {
+				have += weights[j]
+				union[t] = true
+			}
 		}
-		// The page's words, and those of the matching sections of its
-		// source or summary, named exactly by blob and section ids, so
-		// that the set is computed once per server.
+		best = max(best, have)
+		if i == 0 {
+			top1 = have
+		}
+	}
+	var have, absent float64
+	for j, t := range terms {
+		if union[t] {
+			have += weights[j]
+		}
+		if st.DF[t] == 0 {
+			absent += weights[j]
+		}
+	}
+	// A page that holds most of the question is the evidence that counts;
+	// the union of the best pages lets a question answered across two pages
+	// (multi-hop) count too, at a discount, without letting words scattered
+	// over unrelated pages add up to an answer.
+	cov := (best + have) / 2 / all
+	ev.Best, ev.Union, ev.Top1, ev.Absent, ev.Terms = best/all, have/all, top1/all, absent/all, len(terms)
+	if e.gate != nil {
+		ev.record(terms, st, sets)
+		e.gate(*ev)
+	}
+	if w := absentName(ev.Question, terms, st); rk.Names && w != "" {
+		return false, cov, fmt.Sprintf("the space never mentions %q", w)
+	}
+	if st.N < keyMinUnits {
+		// In a handful of pages every word is rare and most are absent:
+		// only a name the space never mentions says the subject is.
+		return true, cov, ""
+	}
+	if ev.Absent > 0 && ev.Top1 < rk.AbsentTop1 {
+		return false, cov, fmt.Sprintf("the space never uses %q, and the best match holds little of the question", questionWord(ev.Question, heaviestAbsent(terms, st)))
+	}
+	if cov < rk.CoverFloor {
+		return false, cov, "the best matches hold little of the question"
+	}
+	return true, cov, ""
+}
+
+// termWeights weighs each term by 1 + its idf in the space. A word the
+// space never uses weighs as one it uses once: in a small space a filler
+// word is as absent as the subject. The added 1 keeps common words from
+// counting for nothing, which in a space of a few pages would leave every
+// word's weight to chance.
+func termWeights(terms []string, st index.TermStats) []float64 {
+	w := make([]float64, len(terms))
+	for i, t := range terms {
+		w[i] = 1 + idf(max(st.DF[t], 1), st.N)
+	}
+	return w
+}
+
+// coverSets are the words of the best Ranking.CoverTop pages: each page's text and
+// the matching sections of its source or summary, named exactly by blob and
+// section ids, so that a set is computed once per server.
+func (e *Engine) coverSets(cs []candidate) []map[string]bool {
+	sets := make([]map[string]bool, 0, e.ranking.CoverTop)
+	for _, c := range cs[:min(len(cs), e.ranking.CoverTop)] {
 		key := "cov\x00" + c.page.Revision + "\x00" + c.title
 		for _, h := range c.more {
 			if h.Path != c.sec.Path {
@@ -79,70 +139,120 @@ func (e *Engine) sufficient(terms []string, st index.TermStats, cs []candidate, 
 			return text
 		}))
 	}
-	union := map[string]bool{}
-	var best, top1 float64
-	for i, set := range sets {
-		var have float64
-		for j, t := range terms {
-			if heldAs(set, t, ev.acronyms) {
-				have += weights[j]
-				union[t] = true
-			}
-		}
-		best = max(best, have)
-		if i == 0 {
-			top1 = have
-		}
-	}
-	var have, absent, missing float64
-	missingTerm := ""
-	for j, t := range terms {
-		if union[t] {
-			have += weights[j]
-		} else if weights[j] > missing {
-			missing, missingTerm = weights[j], t
-		}
+	return sets
+}
+
+// heaviestAbsent is the first of the terms the space never uses (they all
+// weigh the same); "" when there is none.
+func heaviestAbsent(terms []string, st index.TermStats) string {
+	for _, t := range terms {
 		if st.DF[t] == 0 {
-			absent += weights[j]
+			return t
 		}
 	}
-	if all > 0 {
-		ev.Best, ev.Union, ev.Top1 = best/all, have/all, top1/all
-		ev.Absent, ev.MissingMax = absent/all, missing/all
-		ev.MissingTerm, ev.MissingDF, ev.N = missingTerm, st.DF[missingTerm], st.N
-		if e.gate != nil {
-			ev.DFs = ev.DFs[:0]
-			for _, t := range terms {
-				ev.DFs = append(ev.DFs, st.DF[t])
+	return ""
+}
+
+// absentName is the first word of the question shaped like a name (see
+// nameWords) whose terms the space never uses, as the asker wrote it; ""
+// when there is none.
+func absentName(question string, terms []string, st index.TermStats) string {
+	for _, w := range nameWords(question) {
+		for _, t := range index.Terms(w) {
+			if slices.Contains(terms, t) && st.DF[t] == 0 {
+				return w
 			}
 		}
 	}
-	ev.Terms = len(terms)
-	if e.gate != nil {
-		e.gate(*ev)
+	return ""
+}
+
+// nameWords are the words of a question shaped like the name of a thing:
+// an identifier (a dot, an underscore or a slash between letters:
+// context.AfterFunc, client_golang), a command-line flag (-vettool),
+// letters mixed with digits (PSR-12), a capital after the first letter
+// (GoReleaser, SAML, PRs), or a capitalised word that does not start a
+// sentence (Bazel, Okta; not a day or a month). In a question written in title case a leading
+// capital says nothing, and in one written in capitals neither does an
+// inner one. Surrounding punctuation and a possessive 's are dropped.
+func nameWords(question string) []string {
+	fields := strings.Fields(question)
+	caps, shout := 0, 0
+	for _, f := range fields {
+		if r := firstLetter(f); unicode.IsUpper(r) {
+			caps++
+		}
+		if strings.ToUpper(f) == f && strings.ToLower(f) != f {
+			shout++
+		}
 	}
-	// A page that holds most of the question is the evidence that counts;
-	// the union of the best pages lets a question answered across two pages
-	// (multi-hop) count too, at a discount, without letting words scattered
-	// over unrelated pages add up to an answer.
-	have = rk.CoverMaxWeight*best + (1-rk.CoverMaxWeight)*have
-	if all == 0 {
-		return false, 0, "the question has no searchable words"
+	titled, shouted := caps*2 > len(fields), shout*2 > len(fields)
+	var out []string
+	start := true // the next word starts a sentence
+	for _, f := range fields {
+		w := strings.TrimFunc(f, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_'
+		})
+		if i := strings.IndexAny(w, "'’"); i >= 0 {
+			w = w[:i] // a possessive or a contraction: Go's, I'm
+		}
+		w = strings.TrimRight(w, "-_")
+		if w != "" && nameShaped(w, start, titled, shouted) {
+			out = append(out, strings.TrimLeft(w, "-"))
+		}
+		start = strings.ContainsAny(f[len(f)-1:], ".?!:")
 	}
-	cov := have / all
-	missingRule := rk.MissingShare > 0 && st.Pages >= rk.MissingMinPages
-	minCov := rk.MinCoverage
-	if !missingRule {
-		minCov = rk.SmallMinCoverage
+	return out
+}
+
+// nameShaped reports whether w is shaped like a name (see nameWords); start
+// says it starts a sentence, titled and shouted that most words of the
+// question start with a capital or are all capitals.
+func nameShaped(w string, start, titled, shouted bool) bool {
+	rs := []rune(w)
+	letters, digits, joined, inner := false, false, false, false
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r):
+			letters = true
+			inner = inner || i > 0 && unicode.IsUpper(r)
+		case unicode.IsDigit(r):
+			digits = true
+		case (r == '.' || r == '_' || r == '/') && i > 0 && i < len(rs)-1:
+			joined = true
+		}
 	}
 	switch {
-	case ev.standsOut(rk, cov):
-	case cov < minCov:
-		return false, cov, "the best matches miss the question's distinctive words"
-	case missingRule && ev.MissingMax >= rk.MissingShare && cov < rk.MissingCoverage && rare(rk, st, missingTerm):
-		return false, cov, fmt.Sprintf("none of the best matches mentions %q", questionWord(ev.Question, missingTerm))
+	case !letters:
+		return false
+	case joined || rs[0] == '-' || digits:
+		return true
+	case inner:
+		return !shouted
 	}
-	return true, cov, ""
+	return unicode.IsUpper(rs[0]) && !start && !titled && len(rs) > 1 && !calendarWord(w)
+}
+
+// calendarWord reports whether w is a day or a month (Sundays, March):
+// English capitalises them, and they name no subject.
+func calendarWord(w string) bool {
+	w = strings.TrimSuffix(strings.ToLower(w), "s")
+	for _, c := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"} {
+		if w == c {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLetter(s string) rune {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return r
+		}
+	}
+	return 0
 }
 
 // questionWord is the word of the question that the index term t comes
@@ -156,16 +266,6 @@ func questionWord(question, t string) string {
 		}
 	}
 	return t
-}
-
-// rare reports whether the space uses t so seldom (in at most
-// Ranking.MissingMaxDF of its units, or two) that its absence from the best
-// pages means the space lacks what t names. A word the space uses in dozens
-// of places ("lose", "paid", "bare") that the best pages happen not to hold
-// says more about how the question was worded than about what the space
-// knows.
-func rare(rk *Ranking, st index.TermStats, t string) bool {
-	return float64(st.DF[t]) <= max(2, rk.MissingMaxDF*float64(st.N))
 }
 
 func idf(df, n uint64) float64 {

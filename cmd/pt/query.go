@@ -21,16 +21,20 @@ func newQueryCmd(e *env) *cobra.Command {
 	var req retrieve.Request
 	var since string
 	var failInsufficient bool
+	var also []string
 	cmd := &cobra.Command{
 		Use:   "query-kb [QUESTION]",
 		Short: "answer a question from the space: cited excerpts, or an honest \"insufficient\"",
 		Long: "query-kb reads the hub, the spokes of the topics that match the question and their pages'\n" +
 			"sections, fuses them with full-text search, and prints the best excerpts within a token\n" +
 			"budget, each with its page path and blob revision. When the space does not hold the\n" +
-			"answer it says so (sufficient: false) and prints no excerpts.\n\n" +
+			"answer it says so (sufficient: false), prints no excerpts and names the nearest pages.\n" +
+			"Every answer says how much of the question the excerpts cover and which of its key words\n" +
+			"none holds: check that the excerpts state what you need before relying on them.\n\n" +
 			"--path names a file you are about to change (relative to the code repository's root):\n" +
 			"pages whose applies_to covers it come first, and the question may then be left out\n" +
-			"(what applies to internal/ledger/replay.go). --topic, --kind and --since narrow the pages.",
+			"(what applies to internal/ledger/replay.go). --topic, --kind and --since narrow the pages.\n" +
+			"--also adds alternative phrasings or keywords, searched beside the question.",
 		Args: questionArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if k < 0 || budget < 0 {
@@ -67,7 +71,7 @@ func newQueryCmd(e *env) *cobra.Command {
 			}
 			eng := retrieve.Open(s, retrieve.Options{})
 			defer eng.Close()
-			req.K, req.Budget = k, budget
+			req.K, req.Budget, req.Also = k, budget, also
 			res, err := eng.Query(e.ctx, req)
 			if err != nil {
 				return err
@@ -89,6 +93,7 @@ func newQueryCmd(e *env) *cobra.Command {
 	cmd.Flags().StringArrayVar(&req.Topics, "topic", nil, "only pages of this topic (repeatable)")
 	cmd.Flags().StringArrayVar(&req.Kinds, "kind", nil, "only pages of this kind: source, source_summary, page, synthesis, retrospective (repeatable)")
 	cmd.Flags().StringVar(&since, "since", "", "only pages updated (else created) on or after this date, 2026-11-01 or an RFC 3339 time")
+	cmd.Flags().StringArrayVar(&also, "also", nil, "an alternative phrasing or keywords, searched beside the question (repeatable)")
 	return cmd
 }
 
@@ -136,16 +141,19 @@ func questionArg(cmd *cobra.Command, args []string) error {
 // to one line of at most clip characters (the demo).
 func renderResult(w io.Writer, res *retrieve.Result, clip int) {
 	if !res.Sufficient {
-		fmt.Fprintln(w, "insufficient: the space does not answer this question")
+		fmt.Fprintln(w, "insufficient: the space does not cover this question's subject")
 		if res.Trace.Reason != "" {
 			fmt.Fprintf(w, "(%s)\n", res.Trace.Reason)
 		}
-		for _, n := range res.Nearest {
-			fmt.Fprintf(w, "nearest: %s — %s\n", n.Path, n.Title)
+		if len(res.Nearest) > 0 {
+			fmt.Fprintln(w, "nearest pages:")
+			for _, n := range res.Nearest {
+				fmt.Fprintf(w, "  %s — %s: %s\n", n.Path, n.Title, n.Summary)
+			}
 		}
 		return
 	}
-	fmt.Fprintf(w, "%s, about %d tokens", count(len(res.Results), "excerpt"), res.Tokens)
+	fmt.Fprintf(w, "%s, about %d tokens, coverage %.2f", count(len(res.Results), "excerpt"), res.Tokens, res.Coverage)
 	if len(res.Trace.Topics) > 0 {
 		fmt.Fprintf(w, "; topics: %s", strings.Join(res.Trace.Topics, ", "))
 	}
@@ -155,6 +163,9 @@ func renderResult(w io.Writer, res *retrieve.Result, clip int) {
 	fmt.Fprintln(w)
 	for _, r := range res.Trace.Superseded {
 		fmt.Fprintf(w, "%s is superseded: answered from %s\n", r.From, r.To)
+	}
+	if len(res.MissingTerms) > 0 {
+		fmt.Fprintf(w, "no excerpt mentions: %s (check that the excerpts state what you need)\n", strings.Join(res.MissingTerms, ", "))
 	}
 	for i, h := range res.Results {
 		loc := h.Path

@@ -119,7 +119,7 @@ func TestSearchView(t *testing.T) {
 			t.Errorf("%s cited at %s, git says %s", c[1], c[2], blob[:12])
 		}
 	}
-	body = mustGet(t, srv.URL+"/search?q=penguin+migration+routes+over+the+ledger+glacier")
+	body = mustGet(t, srv.URL+"/search?q=penguin+migration+routes+over+the+Antarctic+ledger+glacier")
 	if !strings.Contains(body, `data-sufficient="false"`) || !strings.Contains(body, `id="nearest"`) {
 		t.Errorf("an unanswerable question: no insufficient signal or nearest pages")
 	}
