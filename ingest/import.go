@@ -110,7 +110,9 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	}
 	inSpace := "" // the corpus's place in the space, when it is inside it
 	if sd := s.Dir(); sd != "" {
-		if rel, err := filepath.Rel(realPath(sd), realPath(abs)); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		// filepath.IsLocal, not a "../" prefix: on Windows a folder beside
+		// the space is ..\notes, which has no "../" prefix.
+		if rel, err := filepath.Rel(realPath(sd), realPath(abs)); err == nil && filepath.IsLocal(rel) {
 			inSpace = filepath.ToSlash(rel)
 		}
 	}
