@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/ptwiki/pt/content/secret"
 	"github.com/ptwiki/pt/retrieve/internal/index"
 
 	"github.com/ptwiki/pt/content"
@@ -48,6 +49,7 @@ type cache struct {
 	terms   map[string]map[string]bool
 	tokens  map[string]positions
 	globs   map[string][]string // blob id → its page's applies_to (nil: none)
+	secrets map[string]bool     // blob id → whether it carries a credential
 }
 
 func (c *cache) init() {
@@ -56,6 +58,27 @@ func (c *cache) init() {
 	c.terms = map[string]map[string]bool{}
 	c.tokens = map[string]positions{}
 	c.globs = map[string][]string{}
+	c.secrets = map[string]bool{}
+}
+
+// hasSecret reports whether the page at blob carries a credential, scanning
+// each blob once: a blob's content never changes, and the scan is the
+// costliest step of picking a page.
+func (c *cache) hasSecret(blob string, raw []byte) bool {
+	c.Lock()
+	found, known := c.secrets[blob]
+	c.Unlock()
+	if known {
+		return found
+	}
+	found = len(secret.Scan(raw)) > 0
+	c.Lock()
+	if len(c.secrets) >= maxCachedBlobs {
+		clear(c.secrets)
+	}
+	c.secrets[blob] = found
+	c.Unlock()
+	return found
 }
 
 // commitEntry is head's entry, made when missing; the caller holds c.

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptwiki/pt/content"
-	"github.com/ptwiki/pt/content/secret"
 	"github.com/ptwiki/pt/retrieve/internal/index"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -90,7 +89,7 @@ func (e *Engine) pick(ctx context.Context, ix *index.Index, head wiki.Rev, group
 		if taken[pa.Path] || !pa.Page.Meta.Active(req.Now) || !sourceActive(ctx, e.space, head, pa, req) || !req.admits(pa.Page.Meta) {
 			continue
 		}
-		if len(secret.Scan(pa.Raw)) > 0 {
+		if e.cache.hasSecret(pa.Revision, pa.Raw) {
 			continue // a credential a person committed: withheld until fixed (lint's secret_in_page)
 		}
 		taken[pa.Path] = true
