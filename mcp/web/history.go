@@ -103,12 +103,7 @@ type batchView struct {
 // serveBatch shows one batch (by batch id or commit) and its diff.
 func (site *Site) serveBatch(w http.ResponseWriter, r *http.Request, id string) {
 	ctx := r.Context()
-	c, err := site.commitOf(ctx, id)
-	if err != nil {
-		site.fail(w, r, err)
-		return
-	}
-	row, err := site.logRow(ctx, c)
+	c, row, err := site.commitRow(ctx, id)
 	if err != nil {
 		site.fail(w, r, err)
 		return
@@ -135,6 +130,16 @@ func (site *Site) serveBatch(w http.ResponseWriter, r *http.Request, id string) 
 	}
 	title := row.ID()
 	site.render(w, r, "batch", page{Title: "Batch " + title, Nav: "log", Data: v})
+}
+
+// commitRow is the commit a batch id or revision names, with its log row.
+func (site *Site) commitRow(ctx context.Context, id string) (wiki.Commit, logRow, error) {
+	c, err := site.commitOf(ctx, id)
+	if err != nil {
+		return c, logRow{}, err
+	}
+	row, err := site.logRow(ctx, c)
+	return c, row, err
 }
 
 // commitOf finds the commit a batch id or commit hash names.
@@ -182,12 +187,7 @@ func (site *Site) serveHistory(w http.ResponseWriter, r *http.Request, p string)
 // servePageDiff shows what one commit changed in one page.
 func (site *Site) servePageDiff(w http.ResponseWriter, r *http.Request, p, at string) {
 	ctx := r.Context()
-	c, err := site.commitOf(ctx, at)
-	if err != nil {
-		site.fail(w, r, err)
-		return
-	}
-	row, err := site.logRow(ctx, c)
+	c, row, err := site.commitRow(ctx, at)
 	if err != nil {
 		site.fail(w, r, err)
 		return
