@@ -85,7 +85,7 @@ func openDir(dir string) (*Index, error) {
 	} else if lockHeld(dir) {
 		return nil, fmt.Errorf("%w: another process holds %s", ErrBusy, pidName)
 	}
-	w, err := bluge.OpenWriter(config(bluge.DefaultConfig(dir)))
+	w, err := bluge.OpenWriter(diskConfig(dir))
 	if err != nil {
 		if isLockHeld(err) {
 			return nil, fmt.Errorf("%w: %v", ErrBusy, err)

@@ -48,7 +48,7 @@ func openSnapshot(dir string) (*Index, error) {
 	// mid-write can find no snapshot it may open. Such a moment passes.
 	var r *bluge.Reader
 	for try := 1; ; try++ {
-		r, err = bluge.OpenReader(config(bluge.DefaultConfig(dir)))
+		r, err = bluge.OpenReader(diskConfig(dir))
 		if err == nil {
 			break
 		}
