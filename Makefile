@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test demo lint check e2e web-shots windows-smoke bench
+.PHONY: build test demo lint check e2e web-shots windows-smoke bench bench-mcp
 
 build:
 	$(GO) build -o bin/pt ./cmd/pt
@@ -39,3 +39,8 @@ web-shots:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+# query_knowledge_base over HTTP against a separate pt serve process, 8
+# clients; PT_BENCH_PAGES=100000 for the large space (docs/performance.md).
+bench-mcp:
+	$(GO) test ./mcp -run '^$$' -bench ServeQuery -benchtime 2000x -timeout 60m

@@ -51,7 +51,7 @@ func npmTools(t *testing.T) (dir, node string) {
 }
 
 // buildPT builds the pt command into a temporary directory.
-func buildPT(t *testing.T) string {
+func buildPT(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "pt")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/ptwiki/pt/cmd/pt")
@@ -63,7 +63,13 @@ func buildPT(t *testing.T) string {
 
 // startHTTP runs `pt serve --http` on a free loopback port and returns its
 // endpoint.
-func startHTTP(t *testing.T, pt, dir string, args ...string) string {
+func startHTTP(t testing.TB, pt, dir string, args ...string) string {
+	url, _ := startServe(t, pt, dir, args...)
+	return url
+}
+
+// startServe is startHTTP that also returns the server's process.
+func startServe(t testing.TB, pt, dir string, args ...string) (string, *os.Process) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -82,12 +88,12 @@ func startHTTP(t *testing.T, pt, dir string, args ...string) string {
 	for range 100 {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return "http://" + addr + DefaultPath
+			return "http://" + addr + DefaultPath, cmd.Process
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("pt serve --http did not start:\n%s", stderr.String())
-	return ""
+	return "", nil
 }
 
 type e2eReport struct {

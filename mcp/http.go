@@ -27,8 +27,8 @@ const (
 const (
 	DefaultAddr    = "127.0.0.1:7323"
 	DefaultPath    = "/mcp"
-	DefaultRate    = 50  // requests per second, per token
-	DefaultBurst   = 100 // requests at once, per token
+	DefaultRate    = 50  // requests per second, per token (per session without tokens)
+	DefaultBurst   = 100 // requests at once, per token (per session without tokens)
 	DefaultMaxBody = 4 << 20
 )
 
@@ -43,8 +43,10 @@ type HTTPOptions struct {
 	// Tokens verifies bearer tokens; required with AuthToken.
 	Tokens *Tokens
 	// Rate is the sustained number of requests per second allowed to one
-	// token (with AuthNone, to one client address); Burst is how many may
-	// come at once. A negative Rate disables the limit.
+	// token (with AuthNone, to one MCP session, so that a developer's
+	// agents do not share one limit); Burst is how many may come at once.
+	// A negative Rate disables the limit. Failed authentications are
+	// limited per client address whatever Rate is.
 	Rate  float64
 	Burst int
 	// MaxBodyBytes bounds a request body; a larger one gets 413.

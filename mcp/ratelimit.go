@@ -2,16 +2,23 @@ package mcp
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/time/rate"
 )
 
-// limiter keeps one token bucket per caller: the bearer token's name, or
-// the client's address when there is no token.
+// maxRateBuckets bounds the callers a limiter remembers; past it, those
+// whose bucket has refilled are forgotten (a client may invent session ids).
+const maxRateBuckets = 10000
+
+// limiter keeps one token bucket per caller: the bearer token's name, or,
+// without tokens (a loopback address, where every client is one of the
+// developer's own), the MCP session. Rate limits protect a server from
+// other people; keyed by address, a developer's agents would share one
+// bucket and throttle each other.
 type limiter struct {
 	rate  rate.Limit
 	burst int
@@ -35,24 +42,39 @@ func (l *limiter) bucket(key string) *rate.Limiter {
 	defer l.mu.Unlock()
 	b := l.buckets[key]
 	if b == nil {
+		if len(l.buckets) >= maxRateBuckets {
+			now := time.Now()
+			for k, v := range l.buckets {
+				if v.TokensAt(now) >= float64(l.burst) {
+					delete(l.buckets, k)
+				}
+			}
+		}
 		b = rate.NewLimiter(l.rate, l.burst)
 		l.buckets[key] = b
 	}
 	return b
 }
 
+// callerKey names the bucket a request is charged to, and the caller in
+// the message of a 429. A request that opens a session (it has no session
+// id yet) is charged to the local clients together.
+func callerKey(r *http.Request) (key, who string) {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return "token:" + ti.UserID, fmt.Sprintf("token %q", ti.UserID)
+	}
+	if id := r.Header.Get(sessionHeader); id != "" {
+		return "session:" + id, fmt.Sprintf("session %q", id)
+	}
+	return "local", "opening a session"
+}
+
+// sessionHeader carries the MCP session id of streamable HTTP.
+const sessionHeader = "Mcp-Session-Id"
+
 func (l *limiter) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key, who := "", ""
-		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
-			key, who = "token:"+ti.UserID, fmt.Sprintf("token %q", ti.UserID)
-		} else {
-			host, _, err := net.SplitHostPort(r.RemoteAddr)
-			if err != nil {
-				host = r.RemoteAddr
-			}
-			key, who = "addr:"+host, "client "+host
-		}
+		key, who := callerKey(r)
 		res := l.bucket(key).Reserve()
 		if d := res.Delay(); d > 0 {
 			res.Cancel()

@@ -141,7 +141,7 @@ func (e *Engine) answer(ctx context.Context, h *handle, head wiki.Rev, req Reque
 	// The excerpts are packed either way: the graded signal of a refused
 	// answer says what the excerpts it holds back would have covered.
 	hits, tokens := pack(picked, index.Terms(search), req)
-	res.Coverage, res.MissingTerms = signal(req.Question, gateTerms, stats, hits, ev.acronyms)
+	res.Coverage, res.MissingTerms = signal(req.Question, gateTerms, stats, hits, ev.acronyms, e.excerptTerms)
 	if !ok {
 		res.Trace.Reason = reason
 		res.Nearest = nearest(ctx, e.space, head, picked)

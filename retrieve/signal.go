@@ -23,13 +23,14 @@ const (
 // words of the question that no excerpt holds, as asked, rarest first. A
 // word counts as held when an excerpt holds it or the short form of a long
 // form the question spells out. Terms are the gate's (a comparative the
-// space never uses counts as its adjective).
-func signal(question string, terms []string, st index.TermStats, hits []Hit, acr []acronym) (float64, []string) {
+// space never uses counts as its adjective). sets returns the terms of an
+// excerpt's text read from blob rev (termSet, or a cache of it).
+func signal(question string, terms []string, st index.TermStats, hits []Hit, acr []acronym, sets func(text, rev string) map[string]bool) (float64, []string) {
 	weights := termWeights(terms, st)
 	var all, have float64
 	held := make([]bool, len(terms))
 	for i, h := range hits {
-		set := termSet(h.Title + "\n" + h.Heading + "\n" + h.Excerpt)
+		set := sets(h.Title+"\n"+h.Heading+"\n"+h.Excerpt, h.Revision)
 		for j, t := range terms {
 			if held[j] || !heldAs(set, t, acr) {
 				continue
@@ -66,4 +67,12 @@ func signal(question string, terms []string, st index.TermStats, hits []Hit, acr
 		return 0, out
 	}
 	return round3(have / all), out
+}
+
+// excerptTerms is termSet(text), kept by the text itself (an excerpt
+// depends on the question, a page's sections do not change within a
+// blob): agents ask again what they asked, and the same sections come
+// back.
+func (e *Engine) excerptTerms(text, rev string) map[string]bool {
+	return e.cache.cachedTermSet(rev, "excerpt\x00"+text, func() string { return text })
 }

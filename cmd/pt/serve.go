@@ -108,8 +108,8 @@ func newServeCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address instead of stdio (e.g. "+mcp.DefaultAddr+"; port 0 picks a free one)")
 	cmd.Flags().StringVar(&authMode, "auth", mcp.AuthToken, "token (a bearer token on every request) or none (loopback only)")
-	cmd.Flags().Float64Var(&rate, "rate", mcp.DefaultRate, "requests per second allowed to one token (negative: no limit)")
-	cmd.Flags().IntVar(&burst, "burst", mcp.DefaultBurst, "requests one token may send at once")
+	cmd.Flags().Float64Var(&rate, "rate", mcp.DefaultRate, "requests per second allowed to one token, or with --auth none to one session (negative: no limit)")
+	cmd.Flags().IntVar(&burst, "burst", mcp.DefaultBurst, "requests one token (or session) may send at once")
 	cmd.Flags().DurationVar(&syncEvery, "sync-every", time.Minute, "when kb.yaml names a remote: pull this often (0: only after each batch); every batch is pushed as it lands")
 	cmd.Flags().DurationVar(&indexEvery, "index-every", 500*time.Millisecond, "bring the search index to the space's head this often, so that commits made elsewhere are indexed before the next question (0: only when asked)")
 	cmd.Flags().StringVar(&webAddr, "web", "", "serve the read-only web view on this address (e.g. "+web.DefaultAddr+"); alone, without stdio")

@@ -28,10 +28,9 @@ func listenWeb(e *env, s *wiki.Space, eng *retrieve.Engine, addr string, hosts [
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, usageError{fmt.Errorf("--web %q: %w", addr, err)}
 	}
-	opts := web.Options{AllowedHosts: hosts, Engine: eng}
-	if !mcp.IsLoopback(addr) {
-		opts.Tokens = mcp.OpenTokens(s)
-	}
+	// On loopback a browser needs no token and reads UNCLASSIFIED pages;
+	// one signed in with a token reads at its clearance.
+	opts := web.Options{AllowedHosts: hosts, Engine: eng, Tokens: mcp.OpenTokens(s), Anonymous: mcp.IsLoopback(addr)}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -41,9 +40,9 @@ func listenWeb(e *env, s *wiki.Space, eng *retrieve.Engine, addr string, hosts [
 	if err == nil {
 		var h http.Handler
 		if h, err = site.Handler(); err == nil {
-			auth := "none (loopback)"
-			if opts.Tokens != nil {
-				auth = "token (the password a browser asks for)"
+			auth := "token (the password a browser asks for)"
+			if opts.Anonymous {
+				auth = "none on loopback (UNCLASSIFIED pages; /login with a token for more)"
 			}
 			fmt.Fprintf(e.stderr, "pt: serving the web view of %s at http://%s/ (auth: %s)\n", s.Dir(), opts.Addr, auth)
 			return &webServer{ln: ln, h: h}, nil

@@ -86,6 +86,11 @@ walk:
 		return v, err
 	}
 	slices.Reverse(rs)
+	head, err := site.space.Head(ctx)
+	if err != nil {
+		return v, err
+	}
+	rs = slices.DeleteFunc(rs, func(r ingest.ConsultRecord) bool { return r.Page != "" && !site.sees(ctx, r.Page, head) })
 	v.Consults = rs
 	gates := map[string]int{}
 	for _, r := range rs {

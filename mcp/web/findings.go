@@ -29,8 +29,9 @@ func (site *Site) serveFindings(w http.ResponseWriter, r *http.Request) {
 	}
 	check := r.URL.Query().Get("check")
 	n := map[string]int{}
-	v := findingsView{Check: check, Total: len(st.open)}
-	for _, f := range st.open {
+	open := site.visibleFindings(r.Context(), st.head, st.open)
+	v := findingsView{Check: check, Total: len(open)}
+	for _, f := range open {
 		n[f.Check]++
 		if check == "" || f.Check == check {
 			v.Findings = append(v.Findings, f)

@@ -23,7 +23,12 @@ type logRow struct {
 	When     time.Time
 	Pages    []string // the pages it wrote or deleted, pt's derived files left out
 	Derived  int      // derived files it rewrote (hub, spokes, log, findings)
+	Withheld bool     // it touched a page above the reader's clearance
 }
+
+// withheldSubject stands for the subject of a commit that touched a page
+// above the reader's clearance.
+const withheldSubject = "(a change to pages above your clearance)"
 
 // ID is how the row is linked: its batch id, else its commit.
 func (l logRow) ID() string {
@@ -84,11 +89,17 @@ func (site *Site) logRow(ctx context.Context, c wiki.Commit) (logRow, error) {
 		return row, err
 	}
 	for _, f := range ch {
-		if derivedPath(f.Path) {
+		switch {
+		case derivedPath(f.Path):
 			row.Derived++
-		} else {
+		case site.sees(ctx, f.Path, wiki.Rev(c.Parent), wiki.Rev(c.Hash)):
 			row.Pages = append(row.Pages, f.Path)
+		default:
+			row.Withheld = true
 		}
+	}
+	if row.Withheld { // its subject may name what the reader may not read
+		row.Subject = withheldSubject
 	}
 	return row, nil
 }
@@ -114,10 +125,13 @@ func (site *Site) serveBatch(w http.ResponseWriter, r *http.Request, id string) 
 		return
 	}
 	v := batchView{Row: row, Body: c.Message}
+	if row.Withheld {
+		v.Body = withheldSubject
+	}
 	// The batch's own pages first, then what pt derived from them.
 	for _, own := range []bool{true, false} {
 		for _, f := range ch {
-			if derivedPath(f.Path) == own {
+			if derivedPath(f.Path) == own || !site.sees(ctx, f.Path, wiki.Rev(c.Parent), wiki.Rev(c.Hash)) {
 				continue
 			}
 			fd, err := site.diffBlobs(ctx, f.Path, f.From, f.To)
@@ -125,7 +139,7 @@ func (site *Site) serveBatch(w http.ResponseWriter, r *http.Request, id string) 
 				site.fail(w, r, err)
 				return
 			}
-			v.Files = append(v.Files, fd)
+			v.Files = append(v.Files, site.redactDiff(ctx, fd, wiki.Rev(c.Parent), wiki.Rev(c.Hash), withheldBatch(row)))
 		}
 	}
 	title := row.ID()
@@ -181,6 +195,10 @@ func (site *Site) serveHistory(w http.ResponseWriter, r *http.Request, p string)
 		site.fail(w, r, notFound(p))
 		return
 	}
+	if last := hs[0]; !site.sees(r.Context(), p, wiki.Rev(last.Hash), wiki.Rev(last.Parent)) {
+		site.fail(w, r, hidden(p, wiki.Rev(last.Hash)))
+		return
+	}
 	site.render(w, r, "history", page{Title: "History of " + p, Data: historyView{Path: p, Revisions: hs, Max: maxHistory}})
 }
 
@@ -201,7 +219,7 @@ func (site *Site) servePageDiff(w http.ResponseWriter, r *http.Request, p, at st
 	if _, to, err = site.space.ReadFile(ctx, wiki.Rev(c.Hash), p); err != nil {
 		to = ""
 	}
-	if from == "" && to == "" {
+	if from == "" && to == "" || !site.sees(ctx, p, wiki.Rev(c.Parent), wiki.Rev(c.Hash)) {
 		site.fail(w, r, notFound(p+" at "+short(c.Hash)))
 		return
 	}
@@ -210,7 +228,12 @@ func (site *Site) servePageDiff(w http.ResponseWriter, r *http.Request, p, at st
 		site.fail(w, r, err)
 		return
 	}
-	site.render(w, r, "batch", page{Title: p + " in " + row.ID(), Nav: "log", Data: batchView{Row: row, Body: c.Message, Files: []fileDiff{fd}}})
+	fd = site.redactDiff(ctx, fd, wiki.Rev(c.Parent), wiki.Rev(c.Hash), withheldBatch(row))
+	body := c.Message
+	if row.Withheld {
+		body = withheldSubject
+	}
+	site.render(w, r, "batch", page{Title: p + " in " + row.ID(), Nav: "log", Data: batchView{Row: row, Body: body, Files: []fileDiff{fd}}})
 }
 
 // sourceView is a page's file verbatim, line by line, so that a finding
@@ -240,7 +263,12 @@ func (site *Site) serveSource(w http.ResponseWriter, r *http.Request, p, at stri
 		site.fail(w, r, err)
 		return
 	}
-	v := sourceView{Path: p, Commit: string(rev), Revision: blob, Lines: splitLines(string(data)), Findings: map[int][]string{}}
+	if !site.sees(ctx, p, rev) {
+		site.fail(w, r, hidden(p, rev))
+		return
+	}
+	text := site.redact(ctx, rev, p, string(data))
+	v := sourceView{Path: p, Commit: string(rev), Revision: blob, Lines: splitLines(text), Findings: map[int][]string{}}
 	if rev == st.head {
 		for _, f := range st.byPath[p] {
 			v.Findings[f.Line] = append(v.Findings[f.Line], f.Check+": "+f.Message)

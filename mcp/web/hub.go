@@ -33,7 +33,7 @@ func (site *Site) serveHub(w http.ResponseWriter, r *http.Request) {
 		site.fail(w, r, err)
 		return
 	}
-	hp := &hubPanel{OpenFindings: len(st.open)}
+	hp := &hubPanel{OpenFindings: len(site.visibleFindings(ctx, st.head, st.open))}
 	if hp.Folders, err = site.folderCounts(ctx, st); err != nil {
 		site.fail(w, r, err)
 		return
@@ -95,7 +95,9 @@ func (site *Site) serveFolder(w http.ResponseWriter, r *http.Request, dir string
 			}
 			continue
 		}
-		v.Entries = append(v.Entries, e)
+		if site.sees(ctx, e.Path, head) {
+			v.Entries = append(v.Entries, e)
+		}
 	}
 	site.render(w, r, "folder", page{Title: d + "/", Data: v})
 }

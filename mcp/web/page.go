@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -83,13 +84,20 @@ func (site *Site) pageAt(ctx context.Context, p, at string) (*pageView, error) {
 		return nil, err
 	}
 	pa, err := site.space.ReadPage(ctx, rev, p)
+	if errors.Is(err, wiki.ErrNotFound) {
+		return nil, hidden(p, rev)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s at %s: %w", p, short(string(rev)), err)
 	}
+	if !readerIn(ctx).Sees(ctx, site.space, rev, pa) {
+		return nil, hidden(p, rev)
+	}
+	raw := []byte(site.redact(ctx, rev, p, string(pa.Raw)))
 	m := pa.Page.Meta
 	v := &pageView{
 		Path: p, Title: m.Title, Summary: m.Summary, Commit: string(rev), Old: rev != st.head, Revision: pa.Revision,
-		HTML:     template.HTML(content.RenderHTML(pa.Raw, content.HTMLOptions{Link: linkMapper(p)})), // sanitised by RenderHTML
+		HTML:     template.HTML(content.RenderHTML(raw, content.HTMLOptions{Link: linkMapper(p)})), // sanitised by RenderHTML
 		Findings: st.byPath[p],
 	}
 	if v.Title == "" {

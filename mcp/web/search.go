@@ -39,7 +39,7 @@ func (site *Site) serveSearch(w http.ResponseWriter, r *http.Request) {
 			eng = retrieve.Open(site.space, retrieve.Options{})
 			defer eng.Close()
 		}
-		res, err := eng.Query(r.Context(), retrieve.Request{Question: q, Now: site.now()})
+		res, err := eng.Query(r.Context(), retrieve.Request{Question: q, Now: site.now(), Clearance: readerIn(r.Context()).ReadClearance()})
 		if errors.Is(err, retrieve.ErrEmptyQuestion) {
 			err = badf("%v", err)
 		}

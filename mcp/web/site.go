@@ -27,8 +27,13 @@ type Options struct {
 	// Tokens, when set, makes every request carry one of the space's MCP
 	// tokens: as a bearer token, or as the password a browser asks for
 	// (HTTP Basic authentication, any user name). Required when Addr is
-	// not a loopback address.
+	// not a loopback address. A request reads the pages its token's
+	// clearance allows; without tokens, UNCLASSIFIED pages only.
 	Tokens *mcp.Tokens
+	// Anonymous lets a request without a token through on a loopback
+	// address, reading UNCLASSIFIED pages only, while one with a token
+	// (sent by a browser after /login) reads at the token's clearance.
+	Anonymous bool
 	// AllowedHosts are further host names accepted in Host and Origin.
 	AllowedHosts []string
 	// Logger receives failures that a response only summarises; nil
@@ -58,7 +63,7 @@ func New(s *wiki.Space, opts Options) (*Site, error) {
 	if opts.Addr == "" {
 		opts.Addr = DefaultAddr
 	}
-	if opts.Tokens == nil && !mcp.IsLoopback(opts.Addr) {
+	if (opts.Tokens == nil || opts.Anonymous) && !mcp.IsLoopback(opts.Addr) {
 		return nil, fmt.Errorf("web view on %s: a non-loopback address needs tokens (pt token create)", opts.Addr)
 	}
 	if opts.Logger == nil {
@@ -83,7 +88,7 @@ const DefaultAddr = "127.0.0.1:7324"
 func (site *Site) Handler() (http.Handler, error) {
 	var h http.Handler = http.HandlerFunc(site.route)
 	if site.opts.Tokens != nil {
-		h = requireToken(site.opts.Tokens, h)
+		h = withToken(site.opts.Tokens, site.opts.Anonymous, h)
 	}
 	h = readOnly(h)
 	return mcp.GuardHost(site.opts.Addr, site.opts.AllowedHosts, h)
@@ -129,6 +134,8 @@ func (site *Site) route(w http.ResponseWriter, r *http.Request) {
 		site.serveFindings(w, r)
 	case p == "/agents":
 		site.serveAgents(w, r)
+	case p == loginPath:
+		http.Redirect(w, r, "/", http.StatusSeeOther) // withToken asked for the token
 	case p == "/favicon.ico":
 		w.WriteHeader(http.StatusNoContent) // none: a browser asks anyway
 	case strings.HasPrefix(p, "/static/"):
@@ -146,6 +153,10 @@ type page struct {
 	Nav   string // which top-level view is current
 	Query string // the search box's text
 	Data  any
+
+	Reader    string // the token the request carried; "" for none
+	Clearance string // the token's clearance
+	CanSignIn bool   // a token would raise what the request may read
 }
 
 // render executes a view into a buffer first, so that a template error is
@@ -157,6 +168,8 @@ func (site *Site) render(w http.ResponseWriter, r *http.Request, view string, pg
 		return
 	}
 	pg.Space = site.space.Config().Name
+	pg.Reader, pg.Clearance = who(r)
+	pg.CanSignIn = site.opts.Tokens != nil
 	var b strings.Builder
 	if err := t.ExecuteTemplate(&b, "layout", pg); err != nil {
 		site.fail(w, r, err)
@@ -185,7 +198,9 @@ func (site *Site) fail(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	t := site.views["error"]
-	_ = t.ExecuteTemplate(w, "layout", page{Title: http.StatusText(code), Space: site.space.Config().Name, Data: msg})
+	pg := page{Title: http.StatusText(code), Space: site.space.Config().Name, Data: msg, CanSignIn: site.opts.Tokens != nil}
+	pg.Reader, pg.Clearance = who(r)
+	_ = t.ExecuteTemplate(w, "layout", pg)
 }
 
 // badRequest is an error in what the request asked for.

@@ -59,6 +59,8 @@ func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deleteP
 
 	ix.applyMu.Lock()
 	defer ix.applyMu.Unlock()
+	ix.hits.applying()
+	defer ix.hits.applying()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	switch {

@@ -43,6 +43,7 @@ type Index struct {
 	commit   string
 
 	snaps snapCache // statistics and path documents of the current snapshot
+	hits  hitCache  // the hits of recent searches of the current content
 
 	// exactPostings is the total of postings below which a search is the
 	// exact disjunction (termsQuery); tests lower it.
@@ -208,6 +209,7 @@ func (ix *Index) Close() (err error) {
 		return nil
 	}
 	ix.closed = true
+	ix.hits.closing()
 	// A writer left broken by a damaged segment may panic while closing;
 	// the directory is released all the same, to be deleted and rebuilt.
 	defer recoverCorrupt(&err)

@@ -77,6 +77,10 @@ func DefaultFields() map[string]float64 {
 func (ix *Index) Search(ctx context.Context, q Query) (_ []Hit, err error) {
 	defer guardFaults()()
 	defer recoverCorrupt(&err)
+	gen, key := ix.hits.generation(), q.key()
+	if hits, ok := ix.hits.get(gen, key); ok {
+		return hits, nil
+	}
 	bq, err := buildQuery(q, &ix.snaps, ix.exactPostings)
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
@@ -111,6 +115,7 @@ func (ix *Index) Search(ctx context.Context, q Query) (_ []Hit, err error) {
 	slices.SortStableFunc(hits, func(a, b Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ID, b.ID))
 	})
+	ix.hits.put(gen, key, hits)
 	return hits, nil
 }
 

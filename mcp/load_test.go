@@ -1,0 +1,125 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkServeQuery is query_knowledge_base under load as a developer's
+// agents put it: a separate `pt serve --http --auth none` process with its
+// default rate limit, 8 client sessions calling in parallel, against a
+// generated space of $PT_BENCH_PAGES pages (10,000 unless set), with
+// questions asked again and with new questions. It reports calls per
+// second, the latency percentiles of one call, and the server's peak RSS
+// (Linux).
+//
+//	make bench-mcp                       # 10,000 pages
+//	PT_BENCH_PAGES=100000 make bench-mcp
+func BenchmarkServeQuery(b *testing.B) {
+	pages := 10000
+	if v := os.Getenv("PT_BENCH_PAGES"); v != "" {
+		var err error
+		if pages, err = strconv.Atoi(v); err != nil || pages <= 0 {
+			b.Fatalf("PT_BENCH_PAGES=%q: want a number of pages", v)
+		}
+	}
+	s := benchSpace(b, pages)
+	answered := answeredShare(b, s) // also builds the index outside the timing
+	dir := s.Dir()
+	s.Close()
+	pt := buildPT(b)
+	// The server keeps the hits of a search for as long as the space does
+	// not change, so a question asked again costs less than a new one:
+	// "repeated" cycles benchQuestions, "new" makes every question one the
+	// server has not seen (a word that matches nothing, appended).
+	for _, mix := range []string{"repeated", "new"} {
+		b.Run("questions="+mix, func(b *testing.B) {
+			question := func(i int) string { return benchQuestions[i%len(benchQuestions)] }
+			if mix == "new" {
+				question = func(i int) string { return fmt.Sprintf("%s zq%dx", benchQuestions[i%len(benchQuestions)], i) }
+			}
+			serveLoad(b, pt, dir, question)
+			b.ReportMetric(answered, "sufficient-%")
+		})
+	}
+}
+
+// serveLoad runs pt serve on dir and calls query_knowledge_base b.N
+// times from 8 sessions in parallel, asking question(i) on call i.
+func serveLoad(b *testing.B, pt, dir string, question func(int) string) {
+	const clients = 8
+	url, proc := startServe(b, pt, dir, "--auth", "none")
+	sessions := make([]*sdk.ClientSession, clients)
+	for i := range sessions {
+		sessions[i] = localClient(b, url, "bench")
+	}
+	ctx := context.Background()
+	ask := func(c int, q string) time.Duration {
+		t0 := time.Now()
+		res, err := sessions[c].CallTool(ctx, &sdk.CallToolParams{Name: ToolQuery, Arguments: map[string]any{"question": q}})
+		if err != nil || res.IsError {
+			b.Errorf("%q: %v %v", q, err, res)
+		}
+		return time.Since(t0)
+	}
+	for c := range clients { // the server's first calls open its caches
+		ask(c, "warm up "+strconv.Itoa(c))
+	}
+	var next atomic.Int64
+	lat := make([]time.Duration, b.N)
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < b.N && !b.Failed(); i = int(next.Add(1)) - 1 {
+				lat[i] = ask(c, question(i))
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	slices.Sort(lat)
+	pct := func(p float64) float64 {
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	if kb, err := peakRSS(proc.Pid); err == nil {
+		b.ReportMetric(float64(kb)/1024, "server-MB")
+	}
+	for _, cs := range sessions {
+		cs.Close()
+	}
+}
+
+// peakRSS is a process's peak resident set size in KiB (VmHWM, Linux).
+func peakRSS(pid int) (int, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		}
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}
