@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -164,7 +165,7 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	if err != nil {
 		return err
 	}
-	sum := Summarize(in.title, in.page.Body, SummaryOptions{})
+	sum := summary.Summarize(in.title, in.page.Body, summary.Options{Kind: t.kind(in.kind)})
 	line := oneLine(in.src.Summary)
 	if line == "" {
 		line = sum.Line

@@ -1,4 +1,4 @@
-package ingest
+package summary
 
 import (
 	"cmp"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ptwiki/pt/content"
 )
 
 // outline lists the page's headings, indented by level, for the summary's
@@ -269,7 +271,7 @@ type candidate struct {
 	firstInBl bool     // first sentence of its block
 	item      bool     // from a list item
 	quoted    bool     // from a blockquote
-	words     []string // contentWords(text)
+	words     []string // content.Words(text)
 	score     float64
 }
 
@@ -287,7 +289,7 @@ func candidates(blocks []block, sents [][]string) []candidate {
 				continue
 			}
 			seen[key] = true
-			out = append(out, candidate{text: s, order: len(out), paraIdx: prose, firstInBl: i == 0, item: b.kind == itemBlock, quoted: b.quoted, words: contentWords(s)})
+			out = append(out, candidate{text: s, order: len(out), paraIdx: prose, firstInBl: i == 0, item: b.kind == itemBlock, quoted: b.quoted, words: content.Words(s)})
 		}
 		prose++
 	}
@@ -437,7 +439,7 @@ func summaryLine(title string, cands []candidate) string {
 	if best >= 0 {
 		line = strings.ReplaceAll(cands[best].text, "`", "")
 	}
-	return truncateLine(line, summaryLineMax)
+	return truncateLine(line, LineMax)
 }
 
 var (
@@ -521,4 +523,12 @@ func truncateLine(s string, max int) string {
 		return strings.TrimRight(string(r)[:i], " ,;:-") + "…"
 	}
 	return string(r) + "…"
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range content.Words(s) {
+		m[w] = true
+	}
+	return m
 }

@@ -1,4 +1,4 @@
-package ingest
+package summary
 
 import (
 	"flag"
@@ -73,7 +73,7 @@ func TestSummarizeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Summarize(tt.title, src, SummaryOptions{})
+			s := Summarize(tt.title, src, Options{})
 			if diff := cmp.Diff(tt.decisions, s.Decisions); diff != "" {
 				t.Errorf("Decisions (-want +got):\n%s", diff)
 			}
@@ -95,7 +95,7 @@ func TestSummarizeGolden(t *testing.T) {
 			if diff := cmp.Diff(string(want), got); diff != "" {
 				t.Errorf("summary (-want +got):\n%s", diff)
 			}
-			if again := render(Summarize(tt.title, src, SummaryOptions{})); again != got {
+			if again := render(Summarize(tt.title, src, Options{})); again != got {
 				t.Error("Summarize is not deterministic")
 			}
 		})
@@ -143,7 +143,7 @@ func TestSummarizeDetails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Summarize(tt.title, []byte(tt.body), SummaryOptions{})
+			got := Summarize(tt.title, []byte(tt.body), Options{})
 			checkLine(t, got.Line)
 			if tt.want.Line == "" {
 				return // only the line checks apply
@@ -199,7 +199,7 @@ func TestSummarizeCorpus(t *testing.T) {
 		}
 		n++
 		title := strings.TrimSuffix(filepath.Base(paths[i]), ".md")
-		s := Summarize(title, b, SummaryOptions{})
+		s := Summarize(title, b, Options{})
 		t.Logf("%s: %s", title, s.Line)
 		checkLine(t, s.Line)
 	}
@@ -213,7 +213,7 @@ func BenchmarkSummarize(b *testing.B) {
 	src = []byte(strings.Repeat(string(src)+"\n", 20))
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		Summarize("Postmortem", src, SummaryOptions{})
+		Summarize("Postmortem", src, Options{})
 	}
 }
 
@@ -226,8 +226,8 @@ func FuzzSummarize(f *testing.F) {
 	f.Add("", []byte("---\nx: 1\n"))
 	f.Add("t", []byte("> q\n- [ ] a\n```\ncode"))
 	f.Fuzz(func(t *testing.T, title string, body []byte) {
-		s := Summarize(title, body, SummaryOptions{MaxSentences: 3})
-		if strings.ContainsAny(s.Line, "\n\r") || utf8.RuneCountInString(s.Line) > summaryLineMax {
+		s := Summarize(title, body, Options{MaxSentences: 3})
+		if strings.ContainsAny(s.Line, "\n\r") || utf8.RuneCountInString(s.Line) > LineMax {
 			t.Fatalf("bad line %q", s.Line)
 		}
 		if len(s.KeySentences) > 3 {

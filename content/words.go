@@ -1,4 +1,4 @@
-package ingest
+package content
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// stopwords are ignored by scoring: they say nothing about the topic.
+// stopwords say nothing about what a text is about.
 var stopwords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again against all also am an and any are as at be
@@ -21,9 +21,11 @@ var stopwords = func() map[string]bool {
 	return m
 }()
 
-// contentWords splits s into lower-cased words (runs of letters and
-// digits), dropping one-letter words and stopwords, and stems them.
-func contentWords(s string) []string {
+// Words splits s into lower-cased words (runs of letters and digits),
+// dropping one-letter words and stopwords, and stems them (Stem): the
+// words that say what a text is about, for the summarizer, topic matching
+// and near-duplicate sketches. The full-text index has its own analyzer.
+func Words(s string) []string {
 	var out []string
 	for i := 0; i < len(s); {
 		r, n := rune(s[i]), 1
@@ -54,7 +56,7 @@ func contentWords(s string) []string {
 			w = lowerWord(w)
 		}
 		if len(w) > 1 && !stopwords[w] {
-			out = append(out, stem(w))
+			out = append(out, Stem(w))
 		}
 		i = j
 	}
@@ -72,7 +74,7 @@ func lowerWord(w string) string {
 		if w[i] >= utf8.RuneSelf {
 			return strings.ToLower(w)
 		}
-		buf[i] = lowerByte(w[i])
+		buf[i] = asciiLower(w[i])
 	}
 	if stopwords[string(buf[:len(w)])] {
 		return "" // dropped by the caller, like every word under two letters
@@ -89,9 +91,10 @@ func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// stem folds the commonest English inflections so that "batches" counts
-// for a title that says "batch"; it does not need to produce real words.
-func stem(w string) string {
+// Stem folds the commonest English inflections of a lower-case word so
+// that "batches" counts for a title that says "batch"; it does not need to
+// produce real words.
+func Stem(w string) string {
 	switch n := len(w); {
 	case n > 4 && strings.HasSuffix(w, "ies"):
 		return w[:n-3] + "y"
@@ -107,10 +110,12 @@ func stem(w string) string {
 	return w
 }
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range contentWords(s) {
-		m[w] = true
+// Stopword reports whether a lower-case word is one Words drops.
+func Stopword(w string) bool { return stopwords[w] }
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
 	}
-	return m
+	return c
 }

@@ -1,4 +1,4 @@
-package ingest
+package summary
 
 import (
 	"strings"
@@ -6,19 +6,22 @@ import (
 	"github.com/ptwiki/pt/content"
 )
 
-// SummaryOptions tunes Summarize. The zero value is ready to use.
-type SummaryOptions struct {
+// Options tunes Summarize. The zero value is ready to use.
+type Options struct {
 	// MaxSentences is the number of key sentences; 0 means 5.
 	MaxSentences int
 	// MaxOutline caps the number of headings in the outline; 0 means 40.
 	MaxOutline int
+	// Kind is the source's kind (decision, meeting-notes, postmortem, doc,
+	// chat, other); "" is other.
+	Kind string
 }
 
 // Summary is an extractive summary of a source: sentences and lines taken
 // from the text, never invented, so that a summary page can be produced
 // without a model and is reproducible byte for byte.
 type Summary struct {
-	// Line is one line (at most summaryLineMax characters) for spokes and
+	// Line is one line (at most LineMax characters) for spokes and
 	// search results.
 	Line         string   `json:"line"`
 	KeySentences []string `json:"key_sentences,omitempty"`
@@ -29,9 +32,9 @@ type Summary struct {
 	Actions   []string `json:"actions,omitempty"`
 }
 
-// summaryLineMax bounds Summary.Line: a spoke lists one line per page, and
+// LineMax bounds Summary.Line: a spoke lists one line per page, and
 // search results show it under the title.
-const summaryLineMax = 160
+const LineMax = 160
 
 // Summarize builds an extractive summary of a Markdown body. It skips
 // frontmatter, code, tables and HTML; reduces links and emphasis to their
@@ -39,7 +42,7 @@ const summaryLineMax = 160
 // headings, term frequency and length; and lifts out decisions and action
 // items by their usual markers. It is deterministic, and its text holds no
 // control characters (content.Inert).
-func Summarize(title string, body []byte, opts SummaryOptions) Summary {
+func Summarize(title string, body []byte, opts Options) Summary {
 	if opts.MaxSentences <= 0 {
 		opts.MaxSentences = 5
 	}
