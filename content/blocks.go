@@ -31,6 +31,9 @@ type Block struct {
 	Section string // the text of the nearest heading above
 	Task    int    // list items: 0 none, 1 open "- [ ]", 2 done "- [x]"
 	Quoted  bool   // inside a blockquote: often someone else's words
+	// Row marks an item that is a table's body row, its cells joined by
+	// " — ": an action table's rows are its action items.
+	Row bool
 }
 
 // Blocks reads the prose of a Markdown body in document order, through the
@@ -71,7 +74,12 @@ func Blocks(src []byte) []Block {
 				out = append(out, b)
 			}
 			return ast.WalkSkipChildren, nil
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *east.Table, *ast.ThematicBreak:
+		case *east.TableRow:
+			if b := tableRow(n, src, section); b.Text != "" {
+				out = append(out, b)
+			}
+			return ast.WalkSkipChildren, nil
+		case *east.TableHeader, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
@@ -135,6 +143,21 @@ func proseText(b *strings.Builder, n ast.Node, src []byte) {
 		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// tableRow is a table's body row as an item: its non-empty cells joined
+// by " — ".
+func tableRow(row ast.Node, src []byte, section string) Block {
+	var cells []string
+	for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+		var b strings.Builder
+		proseText(&b, c, src)
+		if t := strings.Join(strings.Fields(b.String()), " "); t != "" {
+			cells = append(cells, t)
+		}
+	}
+	t := strings.Join(cells, " — ")
+	return Block{Kind: ItemBlock, Text: t, Lines: []string{t}, Section: section, Quoted: quoted(row), Row: true}
 }
 
 func firstCheckBox(item ast.Node) (*east.TaskCheckBox, bool) {

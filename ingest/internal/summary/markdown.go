@@ -11,6 +11,7 @@ type block struct {
 	section string   // plain text of the nearest heading above
 	task    int      // list items: 0 none, 1 open "- [ ]", 2 done "- [x]"
 	quoted  bool     // inside a blockquote: often someone else's words
+	row     bool     // a table's row: read for action items, never a key point
 }
 
 type blockKind int
@@ -34,7 +35,7 @@ func parseBlocks(src string) []block {
 		case content.ItemBlock:
 			k = itemBlock
 		}
-		out = append(out, block{kind: k, level: b.Level, text: b.Text, lines: b.Lines, section: b.Section, task: b.Task, quoted: b.Quoted})
+		out = append(out, block{kind: k, level: b.Level, text: b.Text, lines: b.Lines, section: b.Section, task: b.Task, quoted: b.Quoted, row: b.Row})
 	}
 	return out
 }

@@ -42,90 +42,6 @@ func outline(title string, blocks []block, max int) []string {
 	return out
 }
 
-var (
-	decisionMarker = regexp.MustCompile(`(?i)^(?:decision|resolution|resolved|agreed)\s*[:\-–]\s*`)
-	decisionWords  = regexp.MustCompile(`(?i)\b(?:we|team|group|everyone|all)\s+(?:\w+\s+)?(?:decided|agreed)\b|^(?:decided|agreed)\b|\bdecision was\b|\bwas decided\b`)
-	actionMarker   = regexp.MustCompile(`^(?:(?i:action items?|action)\s*[:\-–]|AI\s*(?:\([^)]*\))?\s*:|TODO\b\s*(?:\([^)]*\))?\s*:?)\s*`)
-	actionWords    = regexp.MustCompile(`\bTODO\b|@[\w.\-]+\s+(?:will|to)\s+\w|(?i:\baction item\b)`)
-	decisionHead   = regexp.MustCompile(`(?i)^(?:key\s+)?(?:decisions?|resolutions?|outcomes?)(?:\s+made)?$`)
-	actionHead     = regexp.MustCompile(`(?i)^(?:action items?|actions|next steps|follow[- ]?ups?|to-?dos?|tasks)$`)
-)
-
-// sentences splits the text of every block but headings into sentences
-// (nil for headings), once for decisionsAndActions and candidates.
-func sentences(blocks []block) [][]string {
-	out := make([][]string, len(blocks))
-	for i, b := range blocks {
-		if b.kind != headingBlock {
-			out[i] = splitSentences(b.text)
-		}
-	}
-	return out
-}
-
-func decisionsAndActions(blocks []block, sents [][]string) (decisions, actions []string) {
-	seenD, seenA := map[string]bool{}, map[string]bool{}
-	add := func(list *[]string, seen map[string]bool, s string) {
-		s = capitalize(strings.TrimSpace(s))
-		if s == "" || seen[strings.ToLower(s)] {
-			return
-		}
-		seen[strings.ToLower(s)] = true
-		*list = append(*list, s)
-	}
-	const (
-		otherSection = iota + 1
-		decisionSection
-		actionSection
-	)
-	sections := map[string]int{} // what each section heading is, decided once
-	for bi, b := range blocks {
-		if b.kind == headingBlock {
-			continue
-		}
-		if b.kind == itemBlock {
-			kind := sections[b.section]
-			if kind == 0 && b.task == 0 {
-				kind = otherSection
-				switch {
-				case decisionHead.MatchString(b.section):
-					kind = decisionSection
-				case actionHead.MatchString(b.section):
-					kind = actionSection
-				}
-				sections[b.section] = kind
-			}
-			switch {
-			case b.task == 1:
-				add(&actions, seenA, b.text)
-				continue
-			case b.task == 2:
-				continue // done, not an open action
-			case kind == decisionSection:
-				add(&decisions, seenD, decisionMarker.ReplaceAllString(b.text, ""))
-				continue
-			case kind == actionSection:
-				add(&actions, seenA, actionMarker.ReplaceAllString(b.text, ""))
-				continue
-			}
-		}
-		for _, s := range sents[bi] {
-			exact := foldsExactly(s)
-			switch {
-			case (!exact || mayDecisionMarker(s)) && decisionMarker.MatchString(s):
-				add(&decisions, seenD, decisionMarker.ReplaceAllString(s, ""))
-			case (!exact || mayActionMarker(s)) && actionMarker.MatchString(s):
-				add(&actions, seenA, actionMarker.ReplaceAllString(s, ""))
-			case (!exact || mayDecisionWords(s)) && decisionWords.MatchString(s):
-				add(&decisions, seenD, s)
-			case (!exact || mayActionWords(s)) && actionWords.MatchString(s) || namedActor(s):
-				add(&actions, seenA, s)
-			}
-		}
-	}
-	return decisions, actions
-}
-
 // foldsExactly reports whether the case-insensitive expressions below can
 // be tested first with ASCII case folding (hasPrefixFold, containsFold):
 // true unless s holds one of the two non-ASCII letters that fold to ASCII
@@ -187,25 +103,6 @@ func mayDecisionWords(s string) bool {
 
 func mayActionWords(s string) bool {
 	return strings.Contains(s, "TODO") || strings.IndexByte(s, '@') >= 0 || containsFold(s, "action item")
-}
-
-var (
-	actorWill = regexp.MustCompile(`^(\p{Lu}[\p{L}'-]+)\s+will\s+\p{Ll}`)
-	notActors = map[string]bool{"It": true, "This": true, "That": true, "These": true, "Those": true,
-		"There": true, "We": true, "They": true, "He": true, "She": true, "You": true, "I": true,
-		"Nothing": true, "Everything": true, "Everyone": true, "Someone": true, "Nobody": true,
-		"Each": true, "Every": true, "Any": true, "All": true, "The": true, "A": true, "An": true,
-		"Which": true, "What": true, "Who": true, "Users": true, "Readers": true}
-)
-
-// namedActor finds "Tomás will write the fuzz test": a capitalised name
-// (not a pronoun or determiner) that opens a sentence with "will".
-func namedActor(s string) bool {
-	if !strings.Contains(s, "will") {
-		return false
-	}
-	m := actorWill.FindStringSubmatch(s)
-	return m != nil && !notActors[m[1]]
 }
 
 // capitalize upper-cases the first letter left after a marker is stripped
@@ -280,7 +177,7 @@ func candidates(blocks []block, sents [][]string) []candidate {
 	seen := map[string]bool{}
 	prose := 0
 	for bi, b := range blocks {
-		if b.kind == headingBlock {
+		if b.kind == headingBlock || b.row {
 			continue
 		}
 		for i, s := range sents[bi] {

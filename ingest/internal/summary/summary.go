@@ -23,7 +23,12 @@ type Options struct {
 type Summary struct {
 	// Line is one line (at most LineMax characters) for spokes and
 	// search results.
-	Line         string   `json:"line"`
+	Line string `json:"line"`
+	// Lead is what a reader of the source's kind needs first: the decision
+	// and its reason, a postmortem's impact and cause, a procedure's goal,
+	// the conclusion of a chat (a meeting's lead is its decisions and
+	// action items, which have sections of their own).
+	Lead         []string `json:"lead,omitempty"`
 	KeySentences []string `json:"key_sentences,omitempty"`
 	// Outline holds the headings, each "- text" indented two spaces per
 	// level below the shallowest.
@@ -58,11 +63,45 @@ func Summarize(title string, body []byte, opts Options) Summary {
 	s.Outline = outline(title, blocks, opts.MaxOutline)
 	sents := sentences(blocks)
 	s.Decisions, s.Actions = decisionsAndActions(blocks, sents)
+	kind := kindOf(opts.Kind, title, blocks)
+	s.Lead = lead(kind, title, blocks, sents, s.Decisions, s.Actions)
 	cands := candidates(blocks, sents)
 	scoreSentences(title, blocks, cands)
-	s.KeySentences = topSentences(cands, opts.MaxSentences)
+	if kind != kindChat { // a chat's sentences run across its messages
+		s.KeySentences = without(topSentences(cands, opts.MaxSentences), s.Lead)
+	}
 	s.Line = summaryLine(title, cands)
+	if len(s.Lead) > 0 {
+		s.Line = truncateLine(strings.ReplaceAll(s.Lead[0], "`", ""), LineMax)
+	}
+	s.fit(int(maxBodyShare * float64(len(strings.TrimSpace(string(body))))))
 	return s
+}
+
+// maxBodyShare bounds a summary's body against its source's: a summary
+// longer than what it summarises helps nobody.
+const maxBodyShare = 0.8
+
+// fit drops what matters least (the outline's last headings, then the key
+// points, then the lead's, the decisions' and the actions' last lines)
+// until the body holds in limit bytes.
+func (s *Summary) fit(limit int) {
+	for _, list := range []*[]string{&s.Outline, &s.KeySentences, &s.Actions, &s.Decisions, &s.Lead} {
+		for len(*list) > 0 && len(s.Markdown()) > limit {
+			*list = (*list)[:len(*list)-1]
+		}
+	}
+}
+
+// without returns xs less the items of drop.
+func without(xs, drop []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !containsFoldAll(drop, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Markdown renders the summary page body. Line is not repeated: it goes in
@@ -84,9 +123,10 @@ func (s Summary) Markdown() string {
 			b.WriteString(it + "\n")
 		}
 	}
-	section("Key points", s.KeySentences, true)
-	section("Outline", s.Outline, false)
+	section("In short", without(s.Lead, append(append([]string(nil), s.Decisions...), s.Actions...)), true)
 	section("Decisions", s.Decisions, true)
 	section("Action items", s.Actions, true)
+	section("Key points", s.KeySentences, true)
+	section("Outline", s.Outline, false)
 	return b.String()
 }

@@ -114,9 +114,10 @@ func TestSummarizeDetails(t *testing.T) {
 		{
 			name: "link-only and toc lines are not the summary", title: "Guide",
 			body: "Table of contents\n\n[Home](Home.md)\n\nThis guide explains how pages are stored in the repository.\n",
+			// "guide" makes it a procedure, whose opening says its goal
 			want: Summary{
-				Line:         "This guide explains how pages are stored in the repository.",
-				KeySentences: []string{"This guide explains how pages are stored in the repository."},
+				Line: "This guide explains how pages are stored in the repository.",
+				Lead: []string{"This guide explains how pages are stored in the repository."},
 			},
 		},
 		{
@@ -129,7 +130,9 @@ func TestSummarizeDetails(t *testing.T) {
 		},
 		{
 			name: "emphasis and links stripped; outline indented", title: "Notes",
-			body: "# Top\n\n## Part **one**\n\n### Sub\n\nThe *quick* brown [fox](http://x.example) jumps over the __lazy__ dog every day.\n\nSetext\n------\n",
+			body: "# Top\n\n## Part **one**\n\n### Sub\n\nThe *quick* brown [fox](http://x.example) jumps over the __lazy__ dog every day.\n\nSetext\n------\n\n" +
+				// code counts in the source's length, so that the outline fits
+				"```\n" + strings.Repeat("code that the summary leaves out\n", 6) + "```\n",
 			want: Summary{
 				Line:         "The quick brown fox jumps over the lazy dog every day.",
 				KeySentences: []string{"The quick brown fox jumps over the lazy dog every day."},
@@ -157,7 +160,7 @@ func TestSummarizeDetails(t *testing.T) {
 
 func TestSummaryMarkdownOmitsEmptySections(t *testing.T) {
 	s := Summary{Line: "x", KeySentences: []string{"A."}, Actions: []string{"B."}}
-	want := "## Key points\n\n- A.\n\n## Action items\n\n- B.\n"
+	want := "## Action items\n\n- B.\n\n## Key points\n\n- A.\n"
 	if got := s.Markdown(); got != want {
 		t.Errorf("Markdown() = %q, want %q", got, want)
 	}
