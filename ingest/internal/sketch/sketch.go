@@ -1,4 +1,4 @@
-package ingest
+package sketch
 
 import (
 	"encoding/base64"
