@@ -1,4 +1,4 @@
-package ingest
+package model
 
 import (
 	"bytes"
@@ -18,12 +18,12 @@ import (
 	"github.com/ptwiki/pt/retrieve"
 )
 
-// Model is an optional OpenAI-compatible chat endpoint that composes a
+// Client is an optional OpenAI-compatible chat endpoint that composes a
 // consult's answer from the retrieved excerpts and gives its own durability
 // verdict. pt never depends on it: a model that is down, slow or answers
 // garbage is an error from Compose, and FileBack falls back to the
 // extractive answer, so a consult is never blocked by it.
-type Model struct {
+type Client struct {
 	// URL is the endpoint: a base URL ("http://localhost:8080", ".../v1"),
 	// to which /v1/chat/completions is added, or the full
 	// ".../chat/completions" URL.
@@ -33,16 +33,16 @@ type Model struct {
 	Name string
 	// Key is sent as a bearer token when set.
 	Key string
-	// Timeout bounds one answer; zero means DefaultModelTimeout.
+	// Timeout bounds one answer; zero means DefaultTimeout.
 	Timeout time.Duration
 	// Client is the HTTP client; nil means http.DefaultClient.
 	Client *http.Client
 }
 
-// DefaultModelTimeout bounds a model's answer: long enough for a local model
+// DefaultTimeout bounds a model's answer: long enough for a local model
 // to write a paragraph, short enough that a stuck one does not hold a
 // consult.
-const DefaultModelTimeout = 20 * time.Second
+const DefaultTimeout = 20 * time.Second
 
 // maxModelResponse bounds what is read of a model's reply.
 const maxModelResponse = 1 << 20
@@ -51,17 +51,17 @@ const maxModelResponse = 1 << 20
 // a non-2xx status, or a reply that is not a usable answer.
 var ErrModel = errors.New("model")
 
-// ModelFromEnv returns the model named by the variable PT_LLM_URL (with
+// FromEnv returns the model named by the variable PT_LLM_URL (with
 // PT_LLM_MODEL, PT_LLM_KEY and PT_LLM_TIMEOUT, a duration such as 20s), as
 // getenv reads them, or nil when PT_LLM_URL is unset, which keeps
 // everything deterministic. cmd/pt passes os.Getenv; ingest itself reads
 // no environment.
-func ModelFromEnv(getenv func(string) string) *Model {
+func FromEnv(getenv func(string) string) *Client {
 	u := strings.TrimSpace(getenv("PT_LLM_URL"))
 	if u == "" {
 		return nil
 	}
-	m := &Model{URL: u, Name: getenv("PT_LLM_MODEL"), Key: getenv("PT_LLM_KEY")}
+	m := &Client{URL: u, Name: getenv("PT_LLM_MODEL"), Key: getenv("PT_LLM_KEY")}
 	if t := getenv("PT_LLM_TIMEOUT"); t != "" {
 		if d, err := time.ParseDuration(t); err == nil && d > 0 {
 			m.Timeout = d
@@ -73,7 +73,7 @@ func ModelFromEnv(getenv func(string) string) *Model {
 }
 
 // Endpoint is the chat-completions URL requests go to.
-func (m *Model) Endpoint() string {
+func (m *Client) Endpoint() string {
 	u := strings.TrimRight(m.URL, "/")
 	switch {
 	case strings.HasSuffix(u, "/chat/completions"):
@@ -84,13 +84,17 @@ func (m *Model) Endpoint() string {
 	return u + "/v1/chat/completions"
 }
 
-// ModelAnswer is a model's answer: its text, its durability verdict (zero
-// when it gave none) and the excerpts it cited.
-type ModelAnswer struct {
+// Answer is a model's answer: its text, its durability verdict as the
+// model wrote it, lower case with underscores ("" when it gave none; the
+// caller parses it), and the excerpts it cited.
+type Answer struct {
 	Answer     string
-	Durability Durability
+	Durability string
 	Cited      []retrieve.Hit
 }
+
+// MaxAnswerBytes bounds a model's answer, as a consult's answer is bounded.
+const MaxAnswerBytes = 64 << 10
 
 const modelSystemPrompt = `You answer questions about a team's knowledge base using only the numbered excerpts given.
 Rules:
@@ -105,10 +109,10 @@ DURABILITY: ephemeral    (status, plans, priorities, who works on what now)`
 // Compose asks the model for an answer to question from hits. Any failure
 // (transport, timeout, status, malformed or empty reply) is an error
 // wrapping ErrModel.
-func (m *Model) Compose(ctx context.Context, question string, hits []retrieve.Hit) (*ModelAnswer, error) {
+func (m *Client) Compose(ctx context.Context, question string, hits []retrieve.Hit) (*Answer, error) {
 	timeout := m.Timeout
 	if timeout <= 0 {
-		timeout = DefaultModelTimeout
+		timeout = DefaultTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -116,7 +120,7 @@ func (m *Model) Compose(ctx context.Context, question string, hits []retrieve.Hi
 	var user strings.Builder
 	fmt.Fprintf(&user, "Question: %s\n\nExcerpts:\n", question)
 	for i, h := range hits {
-		fmt.Fprintf(&user, "\n[%d] %s (%s)\n%s\n", i+1, oneLine(h.Title), h.Path, strings.TrimSpace(h.Excerpt))
+		fmt.Fprintf(&user, "\n[%d] %s (%s)\n%s\n", i+1, strings.Join(strings.Fields(h.Title), " "), h.Path, strings.TrimSpace(h.Excerpt))
 	}
 	req := map[string]any{
 		"messages": []map[string]string{
@@ -188,7 +192,7 @@ var (
 // stripped, the durability line read and removed, the cited excerpts
 // picked out. Text that is empty, not UTF-8, too large or without words
 // is garbage.
-func parseModelAnswer(text string, hits []retrieve.Hit) (*ModelAnswer, error) {
+func parseModelAnswer(text string, hits []retrieve.Hit) (*Answer, error) {
 	if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
 		return nil, fmt.Errorf("%w: reply is not text", ErrModel)
 	}
@@ -196,12 +200,10 @@ func parseModelAnswer(text string, hits []retrieve.Hit) (*ModelAnswer, error) {
 	if strings.Contains(text, "<think>") {
 		return nil, fmt.Errorf("%w: reply is an unfinished reasoning block", ErrModel)
 	}
-	ma := &ModelAnswer{}
+	ma := &Answer{}
 	if locs := durabilityLine.FindAllStringSubmatchIndex(text, -1); len(locs) > 0 {
 		last := locs[len(locs)-1]
-		if d, err := ParseDurability(strings.ReplaceAll(strings.TrimSpace(text[last[2]:last[3]]), " ", "_")); err == nil {
-			ma.Durability = d
-		}
+		ma.Durability = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(text[last[2]:last[3]])), " ", "_")
 		text = text[:last[0]] + text[last[1]:]
 	}
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
