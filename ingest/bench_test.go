@@ -166,33 +166,6 @@ func benchSpace(b *testing.B, n int) *wiki.Space {
 	return s
 }
 
-// BenchmarkSummarizeCorpora summarises every Markdown file of the shared
-// corpora (gowiki and k8s-community, 1,128 files) once per iteration.
-//
-//	go test ./ingest/ -run '^$' -bench SummarizeCorpora -benchtime 5x
-func BenchmarkSummarizeCorpora(b *testing.B) {
-	var bodies [][]byte
-	for _, name := range []string{"gowiki", "k8s-community"} {
-		err := filepath.WalkDir(corpus(b, name), func(p string, e os.DirEntry, err error) error {
-			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".md") {
-				return err
-			}
-			data, err := os.ReadFile(p)
-			bodies = append(bodies, data)
-			return err
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	for b.Loop() {
-		for _, body := range bodies {
-			ingest.Summarize("A page of the corpus", body, ingest.SummaryOptions{})
-		}
-	}
-	b.ReportMetric(float64(len(bodies)), "files/op")
-}
-
 // BenchmarkIngestAfterHandEdits ingests one source right after a person's
 // plain git commit that appended a line to k pages of a 10,000-page space:
 // the batch catches the spokes up with those pages first (only the commit

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/content/secret"
+	"github.com/ptwiki/pt/ingest/internal/model"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -107,7 +108,7 @@ type Verdict struct {
 // refused rather than filed.
 const (
 	MaxQuestionBytes = 1 << 10
-	MaxAnswerBytes   = 64 << 10
+	MaxAnswerBytes   = model.MaxAnswerBytes
 )
 
 // ErrBadConsult is wrapped by every refusal of a consult's input.
@@ -286,7 +287,9 @@ func (g *gates) answer(ctx context.Context, in *consultInput, v *Verdict) error 
 			if in.composer == "" {
 				in.composer = "model"
 			}
-			g.modelDurability = ma.Durability
+			if d, err := ParseDurability(ma.Durability); err == nil {
+				g.modelDurability = d
+			}
 			for _, h := range ma.Cited {
 				g.cited = append(g.cited, h.Path)
 			}

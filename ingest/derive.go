@@ -51,7 +51,8 @@ type docLink struct {
 // deriveTopics gives every document without topics some, in this order:
 // the taxonomy of the space (tax, may be empty), the document's folder, the
 // section of an index page of the corpus that links to it, the vocabulary
-// of the topics found so far, and last the corpus's own name (root).
+// of the topics found so far, the words of its subject (subjectTopics), and
+// last the corpus's own name (root).
 func deriveTopics(docs []*corpusDoc, tax *taxonomy, root string) {
 	var rest []*corpusDoc
 	for _, d := range docs {
@@ -77,8 +78,15 @@ func deriveTopics(docs []*corpusDoc, tax *taxonomy, root string) {
 		}
 	}
 	derived.finish()
+	var unnamed []*corpusDoc
 	for _, d := range rest {
 		d.topics = derived.match(d.names(), d.body)
+		if len(d.topics) == 0 {
+			unnamed = append(unnamed, d)
+		}
+	}
+	subjectTopics(unnamed)
+	for _, d := range unnamed {
 		if len(d.topics) == 0 {
 			d.topics = []string{root}
 		}

@@ -1,8 +1,9 @@
 // Package ingest adds knowledge to a space: a source ingested by a person or
 // an agent (Ingest), an existing corpus migrated in one batch (Import), and
-// the pieces every write path shares: the secret gate (CheckSecrets), the
-// extractive summary of a source (Summarize), near-duplicate fingerprints
-// (Fingerprint, Similarity) and the durability rules of file-back.
+// the pieces every write path shares: the secret gate (CheckSecrets) and
+// the durability rules of file-back. The extractive summarizer lives in
+// internal/summary and the similarity sketches of the file-back gates in
+// internal/sketch.
 //
 // Every write goes through wiki.Apply, so an ingest or an import is exactly
 // one commit that also carries the spokes, the hub and the log entry, and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest"
+	"github.com/ptwiki/pt/ingest/internal/sketch"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -128,10 +129,10 @@ func TestFileBackKinds(t *testing.T) {
 	}
 	// The long-page synthesis shares words with its section, as a
 	// restatement does, yet far fewer than a copy.
-	if sh := ingest.CopiedShare(oneSection, handbookPage); sh >= ingest.DefaultCopy || sh < 0.1 {
+	if sh := sketch.CopiedShare(oneSection, handbookPage); sh >= sketch.DefaultCopy || sh < 0.1 {
 		t.Errorf("own-words answer copies %.2f of its word pairs", sh)
 	}
-	if sh := ingest.CopiedShare(section, handbookPage); sh < 0.99 {
+	if sh := sketch.CopiedShare(section, handbookPage); sh < 0.99 {
 		t.Errorf("a pasted section copies %.2f of its word pairs", sh)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/sketch"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -124,7 +125,7 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 	if p, share, err := g.copied(ctx, v.Answer); err != nil {
 		return err
 	} else if p != "" {
-		echo := threshold(g.cfg.FileBack.Echo, DefaultCopy)
+		echo := threshold(g.cfg.FileBack.Echo, sketch.DefaultCopy)
 		return stop(GateEcho, fmt.Sprintf("the answer restates %s (%.2f of its word pairs are copied, ≥ %.2f); cite it instead of filing a copy", p, share, echo))
 	}
 
@@ -142,15 +143,15 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 // says what the answer says, in the same words or to the same question,
 // and returns why; "" when there is none.
 func (g *gates) nearDuplicate(ctx context.Context, question, answer string) (string, error) {
-	near := threshold(g.cfg.FileBack.NearDuplicate, DefaultNearDuplicate)
+	near := threshold(g.cfg.FileBack.NearDuplicate, sketch.DefaultNearDuplicate)
 	window := g.cfg.WindowOrDefault()
 	syns, err := g.recentSyntheses(ctx, window)
 	if err != nil {
 		return "", err
 	}
-	ans := Fingerprint(answer)
+	ans := sketch.Fingerprint(answer)
 	for _, p := range syns {
-		if sim := Similarity(ans, Fingerprint(synthesisAnswer(p.Page.Body))); sim >= near {
+		if sim := sketch.Similarity(ans, sketch.Fingerprint(synthesisAnswer(p.Page.Body))); sim >= near {
 			return fmt.Sprintf("the answer repeats %s, filed %s (similarity %.2f ≥ %.2f, window %s)",
 				p.Path, p.Page.Meta.Created.Format(time.DateOnly), sim, near, content.Duration(window)), nil
 		}
@@ -307,17 +308,17 @@ func (g *gates) copied(ctx context.Context, answer string) (string, float64, err
 	if err != nil {
 		return "", 0, err
 	}
-	a := shinglesOf(answer)
+	a := sketch.ShinglesOf(answer)
 	best, bestShare := "", 0.0
 	cited := map[string]bool{}
 	for _, r := range g.refs {
 		cited[r.path] = true
 	}
-	var all []shingles
+	var all []sketch.Shingles
 	var names []string
 	for _, p := range pages {
-		ps := shinglesOf(string(p.Page.Body))
-		if sh := a.share(ps); sh > bestShare {
+		ps := sketch.ShinglesOf(string(p.Page.Body))
+		if sh := a.Share(ps); sh > bestShare {
 			best, bestShare = p.Path, sh
 		}
 		if cited[p.Path] {
@@ -326,11 +327,11 @@ func (g *gates) copied(ctx context.Context, answer string) (string, float64, err
 		}
 	}
 	if len(all) > 1 {
-		if sh := a.share(all...); sh > bestShare && sh-bestShare > 0.1 {
+		if sh := a.Share(all...); sh > bestShare && sh-bestShare > 0.1 {
 			best, bestShare = strings.Join(names, " and "), sh
 		}
 	}
-	if bestShare < threshold(g.cfg.FileBack.Echo, DefaultCopy) {
+	if bestShare < threshold(g.cfg.FileBack.Echo, sketch.DefaultCopy) {
 		return "", bestShare, nil
 	}
 	return best, bestShare, nil

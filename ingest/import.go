@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -435,7 +436,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 	if author.Kind == "" {
 		author.Kind = content.AuthorAgent
 	}
-	sum := Summarize(d.title, d.page.Body, SummaryOptions{})
+	sum := summary.Summarize(d.title, d.page.Body, summary.Options{})
 	line := sum.Line
 	if line == "" {
 		line = d.title

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -164,7 +165,7 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 	if err != nil {
 		return err
 	}
-	sum := Summarize(in.title, in.page.Body, SummaryOptions{})
+	sum := summary.Summarize(in.title, in.page.Body, summary.Options{Kind: t.kind(in.kind)})
 	line := oneLine(in.src.Summary)
 	if line == "" {
 		line = sum.Line
@@ -233,7 +234,8 @@ func (in *checked) place(ctx context.Context, tx *wiki.Tx) (*target, error) {
 
 // topics decides the pages' topics: the caller's, else the source's own
 // frontmatter topics, else the best matches in the space's taxonomy, else
-// the source kind as a topic of its own.
+// the strongest word of its subject, else the source kind as a topic of
+// its own.
 func (in *checked) topics(ctx context.Context, tx *wiki.Tx, t *target) ([]string, error) {
 	if ts := cleanTopics(in.src.Topics); len(ts) > 0 {
 		return ts, nil
@@ -250,6 +252,10 @@ func (in *checked) topics(ctx context.Context, tx *wiki.Tx, t *target) ([]string
 	}
 	if ts := tax.match(in.title, in.page.Body); len(ts) > 0 {
 		return ts, nil
+	}
+	d := &corpusDoc{title: in.title, aliases: in.aliases, body: in.page.Body}
+	if subjectTopics([]*corpusDoc{d}); len(d.topics) > 0 {
+		return d.topics, nil
 	}
 	return []string{in.kind}, nil
 }

@@ -162,7 +162,7 @@ func TestModelDurability(t *testing.T) {
 		for _, h := range ma.Cited {
 			cited = append(cited, h.Path)
 		}
-		if ma.Durability != tc.want || strings.Join(cited, ",") != strings.Join(tc.cited, ",") || strings.Contains(strings.ToLower(ma.Answer), "durability") {
+		if d, _ := ingest.ParseDurability(ma.Durability); d != tc.want || strings.Join(cited, ",") != strings.Join(tc.cited, ",") || strings.Contains(strings.ToLower(ma.Answer), "durability") {
 			t.Errorf("%q: durability %q cited %v answer %q", tc.text, ma.Durability, cited, ma.Answer)
 		}
 	}

@@ -3,6 +3,8 @@ package ingest
 import (
 	"math"
 	"strings"
+
+	"github.com/ptwiki/pt/content"
 )
 
 // Thresholds of the near-duplicate gate beyond wording (DESIGN.md §7).
@@ -112,4 +114,13 @@ func questionOverlap(a, b string) float64 {
 		}
 	}
 	return float64(n) / float64(len(wa)+len(wb)-n)
+}
+
+// wordSet is the set of s's content words.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range content.Words(s) {
+		m[w] = true
+	}
+	return m
 }

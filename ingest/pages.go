@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -61,7 +62,7 @@ func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
 type summaryInput struct {
 	title, kind, line, source, revision, approvedBy string
 	topics, aliases, appliesTo                      []string
-	summary                                         Summary
+	summary                                         summary.Summary
 	created                                         time.Time
 	prev                                            *content.Page // the page being rewritten, if any
 }

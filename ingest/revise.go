@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -108,7 +109,7 @@ func (in *checked) refresh(ctx context.Context, tx *wiki.Tx, t *target) error {
 	if title == "" {
 		title = in.title
 	}
-	sum := Summarize(title, t.prev.Page.Body, SummaryOptions{})
+	sum := summary.Summarize(title, t.prev.Page.Body, summary.Options{Kind: t.prev.Page.Meta.SourceKind})
 	line := oneLine(in.src.Summary)
 	if line == "" {
 		line = sum.Line

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -181,13 +182,13 @@ func synthesisBody(p, question, answer string, refs []citedPage) string {
 // answerLine is the synthesis page's one-line summary: the answer's own
 // summary line, else its first line, cut to fit a spoke.
 func answerLine(question, answer string) string {
-	if l := Summarize(question, []byte(answer), SummaryOptions{}).Line; l != "" {
+	if l := summary.Summarize(question, []byte(answer), summary.Options{}).Line; l != "" {
 		return l
 	}
 	for _, l := range strings.Split(answer, "\n") {
 		if l = oneLine(strings.TrimLeft(l, "#>-* ")); l != "" {
-			if r := []rune(l); len(r) > summaryLineMax {
-				l = string(r[:summaryLineMax-1]) + "…"
+			if r := []rune(l); len(r) > summary.LineMax {
+				l = string(r[:summary.LineMax-1]) + "…"
 			}
 			return l
 		}

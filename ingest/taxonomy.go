@@ -59,7 +59,7 @@ func (tx *taxonomy) topic(name string) *topicTerms {
 	if t, ok := tx.bySlug[slug]; ok {
 		return t
 	}
-	t := &topicTerms{name: name, slug: slug, nameW: contentWords(nameSeparators.Replace(name)), vocab: map[string]float64{}}
+	t := &topicTerms{name: name, slug: slug, nameW: content.Words(nameSeparators.Replace(name)), vocab: map[string]float64{}}
 	tx.topics = append(tx.topics, t)
 	tx.bySlug[slug] = t
 	return t
@@ -67,7 +67,7 @@ func (tx *taxonomy) topic(name string) *topicTerms {
 
 // addVocab adds the words of s to t's vocabulary with the given weight.
 func (t *topicTerms) addVocab(s string, weight float64) {
-	for _, w := range contentWords(s) {
+	for _, w := range content.Words(s) {
 		t.vocab[w] += weight
 	}
 }
@@ -130,7 +130,7 @@ func loadTaxonomy(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*taxonomy, 
 		t := tax.topic(h.Name)
 		t.addVocab(h.Description, 1)
 		for _, k := range h.Keywords {
-			if ws := contentWords(k); len(ws) > 0 {
+			if ws := content.Words(k); len(ws) > 0 {
 				t.keywords = append(t.keywords, ws)
 			}
 		}
@@ -174,7 +174,7 @@ func loadTaxonomy(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*taxonomy, 
 func spokeVocab(summary string, body []byte) string {
 	var b strings.Builder
 	add := func(s string) {
-		for _, w := range contentWords(s) {
+		for _, w := range content.Words(s) {
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}
@@ -232,11 +232,11 @@ func (tx *taxonomy) match(title string, body []byte) []string {
 	if len(tx.topics) == 0 {
 		return nil
 	}
-	titleW := contentWords(title)
+	titleW := content.Words(title)
 	titleSet := setOf(titleW)
 	bodyTF := map[string]float64{}
 	n := 0
-	for _, w := range contentWords(string(body)) {
+	for _, w := range content.Words(string(body)) {
 		bodyTF[w]++
 		if n++; n > 5000 {
 			break

@@ -33,7 +33,9 @@ func TestTopicsFromTaxonomy(t *testing.T) {
 		{"Index rebuild notes", "We moved the full-text index to bluge and keyed it by commit.", []string{"storage"}},
 		{"Release process for 1.4", "Cut the release branch on Monday.", []string{"release process"}},
 		{"Pager rotation handover", "The pager rotation changes on Monday; escalation goes to the lead.", []string{"on-call"}},
-		{"Lunch menu", "Soup, bread and a salad of seasonal vegetables.", []string{"meeting-notes"}},
+		{"Lunch menu", "Soup, bread and a salad of seasonal vegetables.", []string{"lunch"}},
+		{"Weekly sync 2026-11-24", "Soup, bread and a salad of seasonal vegetables.", []string{"meeting-notes"}},
+		{"Lunch rota", "Who brings the soup on Fridays: the lunch rota.", []string{"lunch"}},
 	}
 	for i, c := range cases {
 		res, err := ingest.Ingest(ctx, s, ingest.Source{Title: c.title, Body: []byte(c.body), Kind: "meeting-notes", ApprovedBy: "dana", Author: dana, When: t0.Add(time.Duration(i) * time.Hour)})

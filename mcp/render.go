@@ -116,11 +116,7 @@ func renderLog(l *Log) string {
 	}
 	var b strings.Builder
 	for _, c := range l.Commits {
-		id := "(plain commit)"
-		if c.Batch != nil {
-			id = c.Batch.BatchID
-		}
-		fmt.Fprintf(&b, "%s  %s  %-20s  %s  (%s)\n", short(c.Hash), c.When.UTC().Format("2006-01-02 15:04"), id, c.Subject, c.Author)
+		b.WriteString(c.LogLine() + "\n")
 	}
 	return b.String()
 }

@@ -325,6 +325,10 @@ func TestLogAndLint(t *testing.T) {
 	if len(l.Commits) != 2 || l.Commits[0].Hash != git(t, s, "rev-parse", "HEAD") || l.Commits[0].Batch == nil || l.Commits[0].Batch.Kind != "ingest" {
 		t.Errorf("kb_log: %+v", l)
 	}
+	// the text says who approved each batch, as pt log does
+	if txt, want := textOf(res), l.Commits[0].LogLine(); !strings.Contains(txt, want) || !strings.Contains(txt, "approved by dana") {
+		t.Errorf("kb_log text %q, want the line %q", txt, want)
+	}
 	lf := call(t, cs, ToolLint, map[string]any{"status": "all"})
 	var f Findings
 	remarshal(t, lf.StructuredContent, &f)

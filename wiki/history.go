@@ -2,6 +2,8 @@ package wiki
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ptwiki/pt/wiki/internal/gitstore"
@@ -17,6 +19,36 @@ type Commit struct {
 	Subject string    `json:"subject"`
 	Message string    `json:"-"`
 	Batch   *Trailers `json:"batch,omitempty"` // nil for a plain git commit
+}
+
+// LogLine is the one line pt log and the kb_log tool print for a commit:
+// its short hash, time, batch id, subject, and who stands behind it (the
+// person who approved the batch and the agent that wrote it, else the
+// commit's author).
+func (c Commit) LogLine() string {
+	id := "(plain commit)"
+	if c.Batch != nil {
+		id = c.Batch.BatchID
+	}
+	h := c.Hash
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return fmt.Sprintf("%s  %s  %-17s  %s  (%s)", h, c.When.UTC().Format("2006-01-02 15:04"), id, c.Subject, c.who())
+}
+
+func (c Commit) who() string {
+	var parts []string
+	if c.Batch != nil && c.Batch.ApprovedBy != "" {
+		parts = append(parts, "approved by "+c.Batch.ApprovedBy)
+	}
+	if c.Batch != nil && c.Batch.AgentName != "" {
+		parts = append(parts, "agent "+c.Batch.AgentName)
+	}
+	if len(parts) == 0 {
+		return "by " + c.Author
+	}
+	return strings.Join(parts, ", ")
 }
 
 // History walks the branch from rev (HEAD when "") back along first

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -38,30 +37,10 @@ func newLogCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// printLog renders the history: one line per commit with its batch, its
-// subject, who approved it and which agent wrote it.
+// printLog renders the history, one wiki.Commit.LogLine per commit, as
+// the kb_log tool does.
 func printLog(w io.Writer, cs []wiki.Commit) {
 	for _, c := range cs {
-		id := "(plain commit)"
-		if c.Batch != nil {
-			id = c.Batch.BatchID
-		}
-		fmt.Fprintf(w, "%s  %s  %-17s  %s  (%s)\n", short(c.Hash), c.When.UTC().Format("2006-01-02 15:04"), id, c.Subject, who(c))
+		fmt.Fprintln(w, c.LogLine())
 	}
-}
-
-// who says who stands behind a commit: the person who approved the batch
-// and the agent that wrote it, else the commit's author.
-func who(c wiki.Commit) string {
-	var parts []string
-	if c.Batch != nil && c.Batch.ApprovedBy != "" {
-		parts = append(parts, "approved by "+c.Batch.ApprovedBy)
-	}
-	if c.Batch != nil && c.Batch.AgentName != "" {
-		parts = append(parts, "agent "+c.Batch.AgentName)
-	}
-	if len(parts) == 0 {
-		return "by " + c.Author
-	}
-	return strings.Join(parts, ", ")
 }
