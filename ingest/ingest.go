@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/ptwiki/pt/content"
@@ -29,8 +30,9 @@ var summarizer = content.Author{Kind: content.AuthorAgent, Name: "pt"}
 // before anything is written: a refused source leaves the repository as it
 // was.
 //
-// Re-ingesting a source that is already in the space (the same slug, or
-// the page Source.Update names) revises it: a new revision of the same
+// Re-ingesting a source that is already in the space (the page
+// Source.Update names, the source page read as Source.File, the page whose
+// origin is Source.File, or the same slug) revises it: a new revision of the same
 // source page, its summary regenerated and pinned to it, in one batch
 // whose result lists the revision. The same text again writes nothing
 // (Unchanged, naming the page) unless its summary lags behind it (a person
@@ -60,6 +62,8 @@ type checked struct {
 	kind      string
 	kindGiven bool // the caller named the kind (a revision must keep it)
 	slug      string
+	slugGiven bool          // the caller named the slug: what is there is revised
+	origin    *origin       // the file read, nil for none
 	page      *content.Page // the source as parsed: its own frontmatter keys survive
 	related   []string
 }
@@ -111,10 +115,15 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if title == "" && strings.TrimSpace(src.Update) == "" {
 		return nil, fmt.Errorf("ingest %s: %w", name, ErrNoTitle)
 	}
-	if src.Slug == "" && src.Title == "" {
+	o := originOf(s, src.File)
+	switch {
+	case src.Slug != "" || src.Title != "":
+	case o != nil && pg.Meta.Title == "":
+		slug = content.Slug(content.TitleFromPath(filepath.ToSlash(src.File))) // named after its file
+	default:
 		slug = content.Slug(title)
 	}
-	in := &checked{src: src, title: title, aliases: aliases, kind: kind, kindGiven: strings.TrimSpace(src.Kind) != "", slug: slug, page: pg}
+	in := &checked{src: src, title: title, aliases: aliases, kind: kind, kindGiven: strings.TrimSpace(src.Kind) != "", slug: slug, slugGiven: src.Slug != "", origin: o, page: pg}
 	for _, r := range src.Related {
 		p, err := content.CleanPath(strings.TrimSpace(r))
 		if err != nil {
@@ -178,9 +187,15 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 		author.Kind = content.AuthorAgent
 	}
 	m := sourceMeta{title: in.title, aliases: in.aliases, kind: t.kind(in.kind), topics: topics, summary: line, author: author, approvedBy: in.src.ApprovedBy, appliesTo: in.src.AppliesTo}
+	if in.origin != nil && in.origin.inSpace == "" {
+		m.origin = in.origin.recorded
+	}
 	pg := in.page
 	if t.prev != nil {
 		m.created = t.prev.Page.Meta.Created
+		if m.origin == "" {
+			m.origin = t.prev.Page.Meta.Provenance.Origin // a revision from stdin or from the page itself
+		}
 		pg = withLifecycle(pg, t.prev.Page)
 	}
 	rev, err := putSource(ctx, tx, t.src, pg, m)
@@ -202,12 +217,24 @@ func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
 }
 
 // place picks the source and summary paths: the page --update names, else
-// the slug's, which is revised when a source is there; a slug held by
-// something else (a page that is no source, a summary without its source)
-// gets the first free suffix.
+// the source page that is the file read, else the source whose origin is
+// that file, else the slug's, which is revised when a source is there; a
+// slug held by something else (a page that is no source, a summary without
+// its source, another file's source) gets the first free suffix.
 func (in *checked) place(ctx context.Context, tx *wiki.Tx) (*target, error) {
 	if in.src.Update != "" {
-		return in.updateTarget(ctx, tx)
+		return in.updateTarget(ctx, tx, "ingest --update", in.src.Update)
+	}
+	o := in.origin
+	if o != nil && o.inSpace != "" && !in.slugGiven {
+		if pa, err := tx.ReadPage(ctx, o.inSpace); err == nil && pa.Page.Meta.Kind == content.KindSource {
+			return revising(ctx, tx, pa), nil
+		}
+	}
+	if o != nil && !in.slugGiven {
+		if pa := o.findByOrigin(ctx, tx, SourcesDir+in.slug+".md"); pa != nil {
+			return revising(ctx, tx, pa), nil
+		}
 	}
 	for n := 1; n < 1000; n++ {
 		slug := in.slug
@@ -224,10 +251,10 @@ func (in *checked) place(ctx context.Context, tx *wiki.Tx) (*target, error) {
 			continue // a summary without its source: leave it for lint, take another slug
 		case err != nil || pa.Page.Meta.Kind != content.KindSource:
 			continue // an unreadable page, or no source, at the slug is somebody else's; do not overwrite it
+		case o != nil && !in.slugGiven && pa.Page.Meta.Provenance.Origin != "":
+			continue // the source of another file
 		}
-		t.prev = pa
-		t.readSummary(ctx, tx)
-		return t, nil
+		return revising(ctx, tx, pa), nil
 	}
 	return nil, fmt.Errorf("ingest %s: no free slug", SourcesDir+in.slug+".md")
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-// Errors of supersede and retract that callers branch on.
+// Errors of the lifecycle batches that callers branch on.
 var (
 	ErrSelfSupersede = errors.New("a page cannot supersede itself")
 	ErrCycle         = errors.New("that would make a cycle of superseded pages")
@@ -22,21 +22,28 @@ var (
 )
 
 // Retirement asks for one lifecycle batch: Old superseded by New (kind
-// supersede), or, with New empty, Old retracted for Reason (kind retract).
+// supersede); with New empty, Old retracted for Reason (kind retract); or,
+// with Status obsolete or archived, Old made obsolete (kind obsolete: it no
+// longer applies and nothing replaces it) or archived (kind archive: kept
+// for the record only).
 type Retirement struct {
-	Old        string // the page to retire
-	New        string // its successor; "" retracts Old
-	Reason     string // why Old is retracted (retract only, mandatory)
+	Old string // the page to retire
+	New string // its successor; "" retracts Old (or makes it Status)
+	// Status is what Old becomes: content.StatusObsolete or
+	// content.StatusArchived; "" means superseded when New is set, else
+	// retracted.
+	Status     string
+	Reason     string // why: mandatory for a retract, optional for obsolete and archive
 	ApprovedBy string // the person who approved it; empty only for an agent's write
 	Author     wiki.Author
 	When       time.Time // zero means now
 }
 
-// LifecyclePlan is what a supersede or a retract changes: the pages and,
+// LifecyclePlan is what a supersede, retract, obsolete or archive changes: the pages and,
 // for each, its status afterwards and who owns it. It is the preview an
 // agent confirms before the batch is written.
 type LifecyclePlan struct {
-	Kind  string            `json:"kind"` // supersede | retract
+	Kind  string            `json:"kind"` // supersede | retract | obsolete | archive
 	Title string            `json:"title"`
 	Pages []LifecycleChange `json:"pages"`
 }
@@ -58,18 +65,19 @@ type LifecycleChange struct {
 // maxChain bounds how far a chain of successors is followed.
 const maxChain = 64
 
-// Retire writes a supersede or a retract as one batch, revertible like any
-// other: the page's lifecycle fields and, for a supersede, the successor's
-// supersedes list; a source's summary follows its source in the same
-// batch. The spokes drop the retired pages. Bad input (a page superseding
-// itself, a cycle, a page already retracted) writes nothing.
+// Retire writes a supersede, retract, obsolete or archive as one batch,
+// revertible like any other: the page's lifecycle fields and, for a
+// supersede, the successor's supersedes list; a source's summary follows
+// its source in the same batch. The spokes drop the retired pages. Bad
+// input (a page superseding itself, a cycle, a page already retracted or
+// archived) writes nothing.
 func Retire(ctx context.Context, s *wiki.Space, r Retirement) (*wiki.Result, error) {
 	r, err := checkRetirement(r)
 	if err != nil {
 		return nil, err
 	}
 	b := wiki.Batch{Kind: r.kind(), Title: r.title(), ApprovedBy: r.ApprovedBy, Author: r.Author, When: r.When}
-	if r.New == "" {
+	if r.Reason != "" {
 		b.Body = "Reason: " + r.Reason
 	}
 	return s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
@@ -105,18 +113,34 @@ func PlanRetire(ctx context.Context, s *wiki.Space, r Retirement) (*LifecyclePla
 	}, r)
 }
 
-func (r Retirement) kind() string {
-	if r.New == "" {
-		return wiki.KindRetract
+// status is the status Old goes to.
+func (r Retirement) status() string {
+	switch {
+	case r.Status != "":
+		return r.Status
+	case r.New != "":
+		return content.StatusSuperseded
 	}
-	return wiki.KindSupersede
+	return content.StatusRetracted
+}
+
+func (r Retirement) kind() string {
+	switch r.status() {
+	case content.StatusSuperseded:
+		return wiki.KindSupersede
+	case content.StatusObsolete:
+		return wiki.KindObsolete
+	case content.StatusArchived:
+		return wiki.KindArchive
+	}
+	return wiki.KindRetract
 }
 
 func (r Retirement) title() string {
-	if r.New == "" {
-		return "retract " + r.Old
+	if r.New != "" {
+		return "supersede " + r.Old + " by " + r.New
 	}
-	return "supersede " + r.Old + " by " + r.New
+	return r.kind() + " " + r.Old
 }
 
 // checkRetirement checks what needs no repository: the paths, the reason
@@ -133,6 +157,9 @@ func checkRetirement(r Retirement) (Retirement, error) {
 		return r, err
 	}
 	if r.New != "" {
+		if r.status() != content.StatusSuperseded {
+			return r, fmt.Errorf("%s %s: a page is %s with no successor (supersede it instead)", op, r.Old, r.Status)
+		}
 		if r.New, err = retirePath(op, r.New); err != nil {
 			return r, err
 		}
@@ -142,8 +169,17 @@ func checkRetirement(r Retirement) (Retirement, error) {
 		return r, nil
 	}
 	r.Reason = oneLine(r.Reason)
+	switch r.status() {
+	case content.StatusRetracted:
+		if r.Reason == "" {
+			return r, fmt.Errorf("retract %s: %w", r.Old, ErrNoReason)
+		}
+	case content.StatusObsolete, content.StatusArchived:
+	default:
+		return r, fmt.Errorf("%s %s: no lifecycle step leads to %q", op, r.Old, r.Status)
+	}
 	if r.Reason == "" {
-		return r, fmt.Errorf("retract %s: %w", r.Old, ErrNoReason)
+		return r, nil
 	}
 	return r, CheckLine(op, "reason", r.Reason)
 }
@@ -167,6 +203,16 @@ func planRetirement(ctx context.Context, read pageReader, r Retirement) (*Lifecy
 		return nil, err
 	}
 	plan := &LifecyclePlan{Kind: op, Title: r.title()}
+	if to := r.status(); to == content.StatusObsolete || to == content.StatusArchived {
+		if err := mayBecome(old.Page.Meta, to); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", op, r.Old, err)
+		}
+		plan.setStatus(old, to)
+		if sum := summaryOf(ctx, read, old); sum != nil && mayBecome(sum.Page.Meta, to) == nil {
+			plan.setStatus(sum, to)
+		}
+		return plan, plan.repin(ctx, read)
+	}
 	if r.New == "" {
 		if old.Page.Meta.Status == content.StatusRetracted {
 			return nil, fmt.Errorf("retract %s: %w: already retracted (%s)", r.Old, ErrRetired, old.Page.Meta.Retraction)
@@ -252,6 +298,29 @@ func summaryOf(ctx context.Context, read pageReader, src *wiki.PageAt) *wiki.Pag
 		return nil
 	}
 	return pa
+}
+
+// mayBecome refuses a lifecycle step that goes backwards or repeats: a
+// page becomes obsolete from active (or stale) or superseded, and is
+// archived from any of those or obsolete or expired. A retracted page
+// stays retracted: it was wrong, not old.
+func mayBecome(m content.Meta, to string) error {
+	from := statusOr(m.Status)
+	switch {
+	case from == to:
+		return fmt.Errorf("%w: already %s", ErrRetired, to)
+	case from == content.StatusRetracted:
+		return fmt.Errorf("%w: it is retracted (%s)", ErrRetired, m.Retraction)
+	case to == content.StatusObsolete && (from == content.StatusArchived || from == content.StatusExpired):
+		return fmt.Errorf("%w: it is %s", ErrRetired, from)
+	}
+	return nil
+}
+
+func (plan *LifecyclePlan) setStatus(pa *wiki.PageAt, to string) {
+	pg := plan.page(pa)
+	pg.Meta.Status = to
+	plan.add(pa, wiki.RoleRetired, pg)
 }
 
 func (plan *LifecyclePlan) retract(pa *wiki.PageAt, reason string) {

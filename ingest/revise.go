@@ -21,23 +21,28 @@ type target struct {
 }
 
 // updateTarget is the page Source.Update names, which must be a source.
-func (in *checked) updateTarget(ctx context.Context, tx *wiki.Tx) (*target, error) {
-	p, err := content.CleanPath(strings.TrimSpace(in.src.Update))
+func (in *checked) updateTarget(ctx context.Context, tx *wiki.Tx, op, name string) (*target, error) {
+	p, err := content.CleanPath(strings.TrimSpace(name))
 	if err != nil {
-		return nil, fmt.Errorf("ingest --update: %w", err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	pa, err := tx.ReadPage(ctx, p)
 	switch {
 	case errors.Is(err, wiki.ErrNotFound):
-		return nil, fmt.Errorf("ingest --update %s: %w: no such page", p, ErrRevision)
+		return nil, fmt.Errorf("%s %s: %w: no such page", op, p, ErrRevision)
 	case err != nil:
-		return nil, fmt.Errorf("ingest --update %s: %w", p, err)
+		return nil, fmt.Errorf("%s %s: %w", op, p, err)
 	case pa.Page.Meta.Kind != content.KindSource:
-		return nil, fmt.Errorf("ingest --update %s: %w: it is no source (kind %q)", p, ErrRevision, pa.Page.Meta.Kind)
+		return nil, fmt.Errorf("%s %s: %w: it is no source (kind %q)", op, p, ErrRevision, pa.Page.Meta.Kind)
 	}
-	t := &target{src: p, sum: SummariesDir + strings.TrimPrefix(p, SourcesDir), prev: pa}
+	return revising(ctx, tx, pa), nil
+}
+
+// revising is the target that revises the source page pa and its summary.
+func revising(ctx context.Context, tx *wiki.Tx, pa *wiki.PageAt) *target {
+	t := &target{src: pa.Path, sum: SummariesDir + strings.TrimPrefix(pa.Path, SourcesDir), prev: pa}
 	t.readSummary(ctx, tx)
-	return t, nil
+	return t
 }
 
 // readSummary finds the summary pt derived from the source being revised.

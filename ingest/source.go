@@ -63,6 +63,13 @@ type Source struct {
 	// AppliesTo are globs over the code repository (internal/ledger/**)
 	// whose files the source governs; its summary carries them too.
 	AppliesTo []string
+	// File is the file the source was read from ("" for stdin or an
+	// agent's text). Its source page records it as provenance.origin
+	// (relative to the repository's root when the file lies inside the
+	// repository), and ingesting the file again revises the page that
+	// records it, wherever its slug put it. A file with no title of its own
+	// takes its slug from the file name.
+	File string
 	// Propose writes the ingest as a proposal for a person to review
 	// (wiki.Batch.Propose); ApprovedBy is then left to pt approve.
 	Propose bool

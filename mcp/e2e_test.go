@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptwiki/pt/wiki"
 )
 
 // The tests in this file drive pt from outside Go: the official TypeScript
@@ -117,10 +120,80 @@ type e2eReport struct {
 		IsError bool   `json:"isError"`
 		Text    string `json:"text"`
 	} `json:"bad"`
-	UnknownTool string `json:"unknownTool"`
-	Hub         bool   `json:"hub"`
-	Template    string `json:"template"`
-	Prompt      bool   `json:"prompt"`
+	Lifecycle   e2eLifecycle `json:"lifecycle"`
+	UnknownTool string       `json:"unknownTool"`
+	Hub         bool         `json:"hub"`
+	Template    string       `json:"template"`
+	Prompt      bool         `json:"prompt"`
+}
+
+// e2eLifecycle is what the client saw of the lifecycle tools.
+type e2eLifecycle struct {
+	OldNote  string  `json:"oldNote"`
+	NewNote  string  `json:"newNote"`
+	Wrong    string  `json:"wrong"`
+	Supersed e2eStep `json:"supersede"`
+	Retract  e2eStep `json:"retract"`
+	Obsolete e2eStep `json:"obsolete"`
+	Archive  e2eStep `json:"archive"`
+}
+
+// e2eStep is one destructive call: its preview, the confirmed call, and
+// the same token sent again.
+type e2eStep struct {
+	PreviewError bool     `json:"previewError"`
+	Token        bool     `json:"token"`
+	Wrote        bool     `json:"wrote"`
+	Preview      []string `json:"preview"`
+	IsError      bool     `json:"isError"`
+	Batch        string   `json:"batch"`
+	Kind         string   `json:"kind"`
+	Replay       string   `json:"replay"`
+}
+
+// checkLifecycle checks the lifecycle calls against the repository: each
+// preview wrote nothing and carried a token, each confirmed call wrote one
+// batch of its kind, each token was good once, and the pages carry the
+// statuses the calls gave them.
+func checkLifecycle(t *testing.T, s *wiki.Space, l e2eLifecycle) {
+	t.Helper()
+	if l.OldNote == "" || l.NewNote == "" || l.Wrong == "" {
+		t.Fatalf("lifecycle: notes not ingested: %+v", l)
+	}
+	steps := []struct {
+		name, kind, page, preview string
+		step                      e2eStep
+	}{
+		{ToolSupersede, wiki.KindSupersede, l.OldNote, "retire " + l.OldNote + " superseded", l.Supersed},
+		{ToolRetract, wiki.KindRetract, l.Wrong, "retire " + l.Wrong + " retracted", l.Retract},
+		{ToolObsolete, wiki.KindObsolete, l.NewNote, "retire " + l.NewNote + " obsolete", l.Obsolete},
+		{ToolArchive, wiki.KindArchive, l.NewNote, "retire " + l.NewNote + " archived", l.Archive},
+	}
+	for _, st := range steps {
+		c := st.step
+		if c.PreviewError || !c.Token || c.Wrote || !slices.Contains(c.Preview, st.preview) {
+			t.Errorf("%s preview: %+v (want %q listed)", st.name, c, st.preview)
+		}
+		if c.IsError || c.Batch == "" || c.Kind != st.kind {
+			t.Errorf("%s confirmed: %+v", st.name, c)
+			continue
+		}
+		if !strings.Contains(c.Replay, "used already") {
+			t.Errorf("%s: the token was accepted twice: %q", st.name, c.Replay)
+		}
+		msg := git(t, s, "log", "--format=%B", "-1", "--grep", "Batch-Id: "+c.Batch)
+		if !strings.Contains(msg, "Batch-Kind: "+st.kind) {
+			t.Errorf("%s commit:\n%s", st.name, msg)
+		}
+	}
+	for page, status := range map[string]string{l.OldNote: "superseded", l.Wrong: "retracted", l.NewNote: "archived"} {
+		if pg := git(t, s, "show", "HEAD:"+page); !strings.Contains(pg, "\nstatus: "+status+"\n") {
+			t.Errorf("%s is not %s:\n%s", page, status, pg)
+		}
+	}
+	if pg := git(t, s, "show", "HEAD:"+l.OldNote); !strings.Contains(pg, "superseded_by: "+l.NewNote) {
+		t.Errorf("%s names no successor:\n%s", l.OldNote, pg)
+	}
 }
 
 func TestE2ETypeScriptClient(t *testing.T) {
@@ -178,11 +251,12 @@ func TestE2ETypeScriptClient(t *testing.T) {
 			if r.Ingest.IsError || r.Ingest.Batch == "" {
 				t.Errorf("ingest: %+v", r.Ingest)
 			}
+			checkLifecycle(t, s, r.Lifecycle)
 			author := "ts-e2e-stdio"
 			if mode == "http" {
 				author = "ts-agent"
 			}
-			if msg := git(t, s, "log", "-1", "--format=%an|%B"); !strings.HasPrefix(msg, author+"|") || !strings.Contains(msg, "Batch-Id: "+r.Ingest.Batch) {
+			if msg := git(t, s, "log", "-1", "--format=%an|%B", "--grep", "Batch-Id: "+r.Ingest.Batch); !strings.HasPrefix(msg, author+"|") || !strings.Contains(msg, "Batch-Id: "+r.Ingest.Batch) {
 				t.Errorf("commit: %s", msg)
 			}
 			if !r.Bad.IsError || !strings.Contains(r.Bad.Text, "climbs out") {

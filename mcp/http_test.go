@@ -134,6 +134,8 @@ func TestHTTPAuth(t *testing.T) {
 		ToolFileBack:  {"question": "q", "answer": "a", "citations": []string{"x.md"}},
 		ToolSupersede: {"page": "sources/a.md", "by": "sources/b.md"},
 		ToolRetract:   {"page": "sources/a.md", "reason": "wrong"},
+		ToolObsolete:  {"page": "sources/a.md"},
+		ToolArchive:   {"page": "sources/a.md"},
 		ToolPropose:   {"title": "t", "body": "b", "citations": []string{"x.md"}},
 	}
 	for _, tool := range WriteTools {

@@ -33,6 +33,8 @@ Destructive (undo or retire knowledge):
 - ` + ToolRevert + `: undo a whole batch as a new commit.
 - ` + ToolSupersede + `: retire a page in favour of its successor; questions that match it are answered from the successor.
 - ` + ToolRetract + `: retire a page that was wrong, with the reason.
+- ` + ToolObsolete + `: retire a page that no longer applies and that nothing replaces.
+- ` + ToolArchive + `: archive a page, kept for the record only (the last step of its life).
 Each first returns a preview (what it would delete or retire, and whose pages those are) with a confirm_token; it acts only on a second call carrying that token, before it expires.
 
 ## Resources

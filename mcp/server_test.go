@@ -54,6 +54,8 @@ func TestToolsListAnnotations(t *testing.T) {
 		ToolFileBack:  {Destructive: f, Open: f, HasOutput: true},
 		ToolSupersede: {Destructive: tr, Open: f, HasOutput: true},
 		ToolRetract:   {Destructive: tr, Open: f, HasOutput: true},
+		ToolObsolete:  {Destructive: tr, Open: f, HasOutput: true},
+		ToolArchive:   {Destructive: tr, Open: f, HasOutput: true},
 		ToolPropose:   {Destructive: f, Open: f, HasOutput: true},
 	}
 	if d := cmp.Diff(want, got); d != "" {

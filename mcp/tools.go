@@ -23,12 +23,14 @@ const (
 	ToolLog       = "kb_log"
 	ToolSupersede = "supersede_page"
 	ToolRetract   = "retract_page"
+	ToolObsolete  = "obsolete_page"
+	ToolArchive   = "archive_page"
 	ToolPropose   = "propose_note"
 )
 
 // WriteTools are the tools that change the space; a read token cannot call
 // them.
-var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack, ToolSupersede, ToolRetract, ToolPropose}
+var WriteTools = []string{ToolIngest, ToolRevert, ToolFileBack, ToolSupersede, ToolRetract, ToolObsolete, ToolArchive, ToolPropose}
 
 // tools holds what every tool handler needs: the space. Handlers are safe
 // for concurrent use because wiki.Space is.

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -28,6 +29,14 @@ type RetractInput struct {
 	ConfirmToken string `json:"confirm_token,omitempty" jsonschema:"the confirm_token of this call's preview; leave it out to get the preview"`
 }
 
+// StatusInput is the input of obsolete_page and archive_page.
+type StatusInput struct {
+	Page         string `json:"page" jsonschema:"the page to retire, e.g. sources/office-vpn.md"`
+	Reason       string `json:"reason,omitempty" jsonschema:"why, one line (recorded in the commit)"`
+	ApprovedBy   string `json:"approved_by,omitempty" jsonschema:"ignored: the approver is the person the token belongs to"`
+	ConfirmToken string `json:"confirm_token,omitempty" jsonschema:"the confirm_token of this call's preview; leave it out to get the preview"`
+}
+
 func (t *tools) addLifecycle(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:         ToolSupersede,
@@ -41,6 +50,18 @@ func (t *tools) addLifecycle(srv *sdk.Server) {
 		Annotations:  writes("Retract a page", true, false),
 		OutputSchema: destructiveSchema(),
 	}, t.retract)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:         ToolObsolete,
+		Description:  "Mark a page obsolete: what it says no longer applies and no page replaces it (supersede_page when one does). One revertible commit that changes only its status; a source's summary follows its source. Retrieval never returns it again.",
+		Annotations:  writes("Make a page obsolete", true, false),
+		OutputSchema: destructiveSchema(),
+	}, t.obsolete)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:         ToolArchive,
+		Description:  "Archive a page, kept in git for the record only: the last step of its life, from active, superseded or obsolete (a retracted page stays retracted). One revertible commit that changes only its status; a source's summary follows its source. Retrieval never returns it.",
+		Annotations:  writes("Archive a page", true, false),
+		OutputSchema: destructiveSchema(),
+	}, t.archive)
 }
 
 func (t *tools) supersede(ctx context.Context, req *sdk.CallToolRequest, in SupersedeInput) (*sdk.CallToolResult, *Destructive, error) {
@@ -49,6 +70,14 @@ func (t *tools) supersede(ctx context.Context, req *sdk.CallToolRequest, in Supe
 
 func (t *tools) retract(ctx context.Context, req *sdk.CallToolRequest, in RetractInput) (*sdk.CallToolResult, *Destructive, error) {
 	return t.retire(ctx, req, ToolRetract, ingest.Retirement{Old: in.Page, Reason: in.Reason}, in.ConfirmToken)
+}
+
+func (t *tools) obsolete(ctx context.Context, req *sdk.CallToolRequest, in StatusInput) (*sdk.CallToolResult, *Destructive, error) {
+	return t.retire(ctx, req, ToolObsolete, ingest.Retirement{Old: in.Page, Status: content.StatusObsolete, Reason: in.Reason}, in.ConfirmToken)
+}
+
+func (t *tools) archive(ctx context.Context, req *sdk.CallToolRequest, in StatusInput) (*sdk.CallToolResult, *Destructive, error) {
+	return t.retire(ctx, req, ToolArchive, ingest.Retirement{Old: in.Page, Status: content.StatusArchived, Reason: in.Reason}, in.ConfirmToken)
 }
 
 func (t *tools) retire(ctx context.Context, req *sdk.CallToolRequest, tool string, r ingest.Retirement, token string) (*sdk.CallToolResult, *Destructive, error) {
@@ -73,7 +102,7 @@ func (t *tools) retire(ctx context.Context, req *sdk.CallToolRequest, tool strin
 		return p, nil
 	}
 	act := func() (*wiki.Result, error) { return ingest.Retire(ctx, t.space, r) }
-	key := struct{ Old, New, Reason string }{r.Old, r.New, r.Reason}
+	key := struct{ Old, New, Status, Reason string }{r.Old, r.New, r.Status, r.Reason}
 	return t.destructive(tool, who, key, token, preview, act)
 }
 

@@ -30,7 +30,7 @@ const (
 	RoleFindings  = "findings"
 	RoleRestored  = "restored"
 	RoleExpired   = "expired"
-	RoleRetired   = "retired"   // superseded or retracted: its lifecycle fields changed
+	RoleRetired   = "retired"   // superseded, retracted, obsolete or archived: its lifecycle fields changed
 	RoleSuccessor = "successor" // the page that supersedes another, now listing it
 )
 

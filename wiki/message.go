@@ -18,6 +18,8 @@ const (
 	KindReap      = "reap"
 	KindSupersede = "supersede"
 	KindRetract   = "retract"
+	KindObsolete  = "obsolete"
+	KindArchive   = "archive"
 )
 
 // Trailers are the machine-readable lines at the end of a batch commit

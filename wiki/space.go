@@ -145,6 +145,10 @@ func (s *Space) Config() content.Config { return s.cfg }
 // Dir is the space's directory in the work tree ("" for a bare repository).
 func (s *Space) Dir() string { return s.dir }
 
+// WorkDir is the root of the repository's work tree ("" for a bare
+// repository): where paths relative to the repository start.
+func (s *Space) WorkDir() string { return s.store.WorkDir() }
+
 // Prefix is the space's directory relative to the repository root.
 func (s *Space) Prefix() string { return s.prefix }
 

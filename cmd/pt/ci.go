@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -74,14 +75,21 @@ pt-lint:
       - pt-lint.sarif
 `
 
-// ciJobFiles returns the files pt init --ci writes into the first batch.
-func ciJobFiles(kind string) (map[string][]byte, error) {
-	switch kind {
-	case "":
+// ciJobFiles returns the files pt init --ci writes into the first batch:
+// the lint job, or with commit the job that commits and pushes (cicommit.go).
+func ciJobFiles(kind string, commit bool) (map[string][]byte, error) {
+	switch {
+	case kind == "" && commit:
+		return nil, errors.New("--commit needs --ci github or --ci gitlab")
+	case kind == "":
 		return nil, nil
-	case "github":
+	case kind == "github" && commit:
+		return map[string][]byte{githubWorkflowPath: []byte(githubCommitWorkflow)}, nil
+	case kind == "github":
 		return map[string][]byte{githubWorkflowPath: []byte(githubWorkflow)}, nil
-	case "gitlab":
+	case kind == "gitlab" && commit:
+		return map[string][]byte{gitlabCIPath: []byte(gitlabCommitCI)}, nil
+	case kind == "gitlab":
 		return map[string][]byte{gitlabCIPath: []byte(gitlabCI)}, nil
 	}
 	return nil, fmt.Errorf("--ci %s: unknown CI host (github or gitlab)", kind)

@@ -9,19 +9,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/testscript"
 	"gopkg.in/yaml.v3"
 )
 
 // actionlintVersion is the actionlint the workflow is checked with.
 const actionlintVersion = "v1.7.12"
 
-// initCI runs pt init --ci kind in a new directory and returns it.
-func initCI(t *testing.T, kind string) string {
+// initCI runs pt init --ci kind (and the flags given) in a new directory
+// and returns it.
+func initCI(t *testing.T, kind string, flags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	t.Setenv("PT_AUTHOR", "dana")
-	if code := run(context.Background(), []string{"init", dir, "--ci", kind}, nil, &out, &errb); code != 0 {
+	if code := run(context.Background(), append([]string{"init", dir, "--ci", kind}, flags...), nil, &out, &errb); code != 0 {
 		t.Fatalf("pt init --ci %s: exit %d: %s", kind, code, errb.String())
 	}
 	return dir
@@ -45,6 +48,13 @@ func TestCIGitHub(t *testing.T) {
 	if out, err := exec.Command("git", "-C", dir, "ls-files", githubWorkflowPath).Output(); err != nil || strings.TrimSpace(string(out)) != githubWorkflowPath {
 		t.Errorf("workflow not committed in the init batch: %q %v", out, err)
 	}
+	actionlint(t, dir)
+}
+
+// actionlint checks the workflow in dir with actionlint, fetched with go
+// run; without network access to fetch it the test is skipped, saying so.
+func actionlint(t *testing.T, dir string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: not running actionlint")
 	}
@@ -93,6 +103,111 @@ func TestCIGitLab(t *testing.T) {
 	}
 	if job.Artifacts.When != "always" || len(job.Artifacts.Paths) != 1 || job.Artifacts.Paths[0] != "pt-lint.sarif" {
 		t.Errorf("artifacts: %+v", job.Artifacts)
+	}
+}
+
+// TestCIGitHubCommit checks the job of pt init --ci github --commit: the
+// job that pushes may write contents and nothing else, the one that
+// uploads SARIF may write security events and not the code, runs never
+// overlap, and the place for pt curate is marked. ci_commit_job.txtar runs
+// its commands.
+func TestCIGitHubCommit(t *testing.T) {
+	dir := initCI(t, "github", "--commit")
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(githubWorkflowPath)))
+	if err != nil {
+		t.Fatalf("workflow not written: %v", err)
+	}
+	var wf struct {
+		Permissions map[string]string
+		Concurrency struct {
+			Group            string
+			CancelInProgress bool `yaml:"cancel-in-progress"`
+		}
+		Jobs map[string]struct {
+			Needs       string
+			Permissions map[string]string
+			Steps       []struct{ Run, Uses string }
+		}
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("not YAML: %v", err)
+	}
+	if len(wf.Permissions) != 0 || wf.Concurrency.Group == "" || wf.Concurrency.CancelInProgress {
+		t.Errorf("workflow permissions %v, concurrency %+v: want none at the top and one run at a time, never cancelled", wf.Permissions, wf.Concurrency)
+	}
+	maintain, scan := wf.Jobs["maintain"], wf.Jobs["code-scanning"]
+	if d := cmp.Diff(map[string]string{"contents": "write"}, maintain.Permissions); d != "" {
+		t.Errorf("maintain job permissions (-want +got):\n%s", d)
+	}
+	if scan.Needs != "maintain" || scan.Permissions["security-events"] != "write" || scan.Permissions["contents"] != "read" {
+		t.Errorf("code-scanning job: %+v", scan)
+	}
+	var runs []string
+	for _, st := range maintain.Steps {
+		runs = append(runs, st.Run)
+	}
+	script := strings.Join(runs, "\n")
+	for _, want := range []string{"reap", "pt lint --all\n", " sync", "--dry-run --format sarif --fail-on error > pt-lint.sarif"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("maintain job lacks %q:\n%s", want, script)
+		}
+	}
+	if strings.Index(script, " sync") > strings.Index(script, "--fail-on error") {
+		t.Error("the job fails on findings before it pushes its batches")
+	}
+	if !bytes.Contains(data, []byte("# pt curate: its step goes here, between the reaper and lint.")) {
+		t.Error("no place marked for pt curate")
+	}
+	actionlint(t, dir)
+}
+
+// TestCIGitLabCommit checks the GitLab job of --commit: one run at a
+// time, never started by its own push, pushing with a token of its own.
+func TestCIGitLabCommit(t *testing.T) {
+	dir := initCI(t, "gitlab", "--commit")
+	data, err := os.ReadFile(filepath.Join(dir, gitlabCIPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]struct {
+		ResourceGroup string `yaml:"resource_group"`
+		Rules         []map[string]string
+		Script        []string
+		Variables     map[string]string
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not YAML: %v", err)
+	}
+	job, ok := doc["pt-maintain"]
+	if !ok || job.ResourceGroup == "" {
+		t.Fatalf("no pt-maintain job in a resource group: %+v", doc)
+	}
+	for _, r := range job.Rules {
+		if strings.Contains(r["if"], "CI_COMMIT_BRANCH") || strings.Contains(r["if"], "push") {
+			t.Errorf("the job runs on pushes, its own included: %v", r)
+		}
+	}
+	script := strings.Join(job.Script, "\n")
+	for _, want := range []string{"reap", "pt lint --all\n", "sync --remote \"$CI_SERVER_URL/$CI_PROJECT_PATH.git\"", "--fail-on error > pt-lint.sarif"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("script lacks %q:\n%s", want, script)
+		}
+	}
+	if !bytes.Contains(data, []byte("PT_GIT_TOKEN")) || !bytes.Contains(data, []byte("# pt curate: its line goes here")) {
+		t.Errorf("the job says nothing of its token, or of pt curate:\n%s", data)
+	}
+}
+
+// --commit names what the job does on a CI host: alone it is a usage
+// error, and nothing is created.
+func TestCICommitAlone(t *testing.T) {
+	var out, errb bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "kb")
+	if code := run(context.Background(), []string{"init", dir, "--commit"}, nil, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "--commit needs --ci") {
+		t.Errorf("exit %d, %q; want a usage error", code, errb.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a refused init left %s: %v", dir, err)
 	}
 }
 
@@ -161,4 +276,51 @@ func TestCINestedSpace(t *testing.T) {
 	if data, _ := os.ReadFile(wf); string(data) != "# our own\n" {
 		t.Errorf("the edited job was overwritten: %q", data)
 	}
+}
+
+// ciJob writes the shell a CI job runs, read from the job file pt init
+// wrote, so that a script can run the job's own commands:
+//
+//	cijob github|gitlab JOBFILE OUT
+//
+// For GitHub it is the run steps of the maintain job, in order; for GitLab
+// the pt-maintain job's script lines. Either stops at the first failing
+// command, as the runners do. Installing pt becomes a check that pt is on
+// PATH: the pt run is the one under test.
+func ciJob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: cijob github|gitlab JOBFILE OUT")
+	}
+	var lines []string
+	data := []byte(ts.ReadFile(args[1]))
+	switch args[0] {
+	case "github":
+		var wf struct {
+			Jobs map[string]struct {
+				Steps []struct{ Run string }
+			}
+		}
+		ts.Check(yaml.Unmarshal(data, &wf))
+		for _, st := range wf.Jobs["maintain"].Steps {
+			if st.Run != "" {
+				lines = append(lines, st.Run)
+			}
+		}
+	case "gitlab":
+		var doc map[string]struct{ Script []string }
+		ts.Check(yaml.Unmarshal(data, &doc))
+		lines = doc["pt-maintain"].Script
+	default:
+		ts.Fatalf("cijob: unknown host %q", args[0])
+	}
+	if len(lines) == 0 {
+		ts.Fatalf("cijob: no commands in %s", args[1])
+	}
+	for i, l := range lines {
+		if l == "go install github.com/ptwiki/pt/cmd/pt@latest" {
+			lines[i] = "command -v pt >/dev/null"
+		}
+	}
+	script := "set -e\n" + strings.Join(lines, "\n") + "\n"
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(script), 0o644))
 }

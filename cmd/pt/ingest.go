@@ -24,11 +24,11 @@ func newIngestCmd(e *env) *cobra.Command {
 		Long: "pt ingest writes a source verbatim under sources/, an extractive summary under summaries/\n" +
 			"pinned to it, a link back on each --related page a person does not own, and the spokes,\n" +
 			"hub and log entry, all as one commit that pt revert undoes. It reads FILE, or stdin for -\n" +
-			"or no argument. A source already in the space (the same slug, or --update PATH) is revised:\n" +
-			"a new revision of the same page, its summary regenerated and pinned to it; the same text\n" +
-			"again refreshes a summary left behind by edits made in git. Nothing is written when the\n" +
-			"source is refused (empty, binary, not UTF-8, too large, malformed frontmatter, or carrying\n" +
-			"a secret).",
+			"or no argument. A source already in the space (--update PATH, the same file again, or the\n" +
+			"same slug) is revised: a new revision of the same page, its summary regenerated and pinned\n" +
+			"to it; the same text again refreshes a summary left behind by edits made in git. Nothing\n" +
+			"is written when the source is refused (empty, binary, not UTF-8, too large, malformed\n" +
+			"frontmatter, or carrying a secret).",
 		Args: argsN(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(src.ApprovedBy) == "" {
@@ -49,10 +49,10 @@ func newIngestCmd(e *env) *cobra.Command {
 				// alias, and its pages are still named after the file.
 				if pg, err := content.Parse(name, body); err == nil && pg.Meta.Title == "" {
 					src.Aliases = []string{content.TitleFromPath(name)}
-					if src.Slug == "" {
-						src.Slug = content.Slug(src.Aliases[0])
-					}
 				}
+			}
+			if name != "-" {
+				src.File = name
 			}
 			src.Author = e.identity()
 			s, err := e.open()

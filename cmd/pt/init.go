@@ -13,7 +13,7 @@ func init() { register(newInitCmd) }
 
 func newInitCmd(e *env) *cobra.Command {
 	var name, owner, ci string
-	var agents bool
+	var agents, commit bool
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "create a space (kb.yaml, hub, log, the agents' AGENTS.md and skill) as the first commit",
@@ -25,7 +25,7 @@ func newInitCmd(e *env) *cobra.Command {
 			} else if e.kb != "" {
 				dir = e.kb
 			}
-			extra, err := ciFiles(ci)
+			extra, err := ciJobFiles(ci, commit)
 			if err != nil {
 				return usageError{err}
 			}
@@ -43,11 +43,9 @@ func newInitCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&owner, "owner", "", "who owns the space: agent or human")
 	cmd.Flags().BoolVar(&agents, "agents", true, "also write AGENTS.md's pt section and the consult-the-kb skill at the repository's root")
 	cmd.Flags().StringVar(&ci, "ci", "", "also write a scheduled lint job: github or gitlab")
+	cmd.Flags().BoolVar(&commit, "commit", false, "with --ci: a job that commits lint's and the reaper's batches and pushes them, for teams with no server")
 	return cmd
 }
-
-// ciFiles returns the CI job files for --ci (ci.go).
-var ciFiles = ciJobFiles
 
 func short(h string) string {
 	if len(h) > 12 {

@@ -33,7 +33,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PT_TEST_CLOCK", "2026-11-29T18:00:00Z")
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor, "freeport": freePort, "http": httpCall},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"waitfor": waitFor, "freeport": freePort, "http": httpCall, "cijob": ciJob},
 	})
 }
 

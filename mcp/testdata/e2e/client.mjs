@@ -22,6 +22,7 @@ const ing = await client.callTool({ name: "ingest_source", arguments: {
   title: `Note from the ${mode} TypeScript client`, approved_by: "dana",
   body: `The TypeScript SDK client ingested this over ${mode}.` } });
 out.ingest = { isError: !!ing.isError, batch: ing.structuredContent?.batch ?? "", text: ing.content?.[0]?.text ?? "" };
+out.lifecycle = await lifecycle(client, mode);
 const bad = await client.callTool({ name: "read_page", arguments: { path: "../outside.md" } });
 out.bad = { isError: !!bad.isError, text: bad.content?.[0]?.text ?? "" };
 try {
@@ -38,3 +39,36 @@ const prompt = await client.getPrompt({ name: "consult-the-kb", arguments: { tas
 out.prompt = prompt.messages[0].content.text.includes("query_knowledge_base");
 await client.close();
 console.log(JSON.stringify(out));
+
+// lifecycle retires knowledge through the destructive tools, each a preview
+// first and then a call carrying its confirm_token: supersede one note by
+// another, retract a third, make the successor obsolete and archive it.
+async function lifecycle(client, mode) {
+  const source = async (title, body) => {
+    const r = await client.callTool({ name: "ingest_source", arguments: { title, body, approved_by: "dana" } });
+    return r.structuredContent?.pages?.find((p) => p.role === "source")?.path ?? "";
+  };
+  const oldNote = await source(`Flaky test policy ${mode}`, `Quarantine a flaky test after three failures (${mode}).`);
+  const newNote = await source(`Flaky test policy ${mode} revised`, `Quarantine a flaky test after two failures in a week (${mode}).`);
+  const wrong = await source(`Build cache size ${mode}`, `The build cache holds 900 GB (${mode}).`);
+  const confirmed = async (name, args) => {
+    const pre = await client.callTool({ name, arguments: args });
+    const sc = pre.structuredContent ?? {};
+    const step = { previewError: !!pre.isError, token: !!sc.confirm_token, wrote: !!sc.batch,
+      preview: (sc.preview?.pages ?? []).map((p) => `${p.action} ${p.path} ${p.status ?? ""}`.trim()) };
+    const done = await client.callTool({ name, arguments: { ...args, confirm_token: sc.confirm_token } });
+    step.isError = !!done.isError;
+    step.batch = done.structuredContent?.batch ?? "";
+    step.kind = done.structuredContent?.kind ?? "";
+    const again = await client.callTool({ name, arguments: { ...args, confirm_token: sc.confirm_token } });
+    step.replay = again.isError ? again.content?.[0]?.text ?? "" : "accepted";
+    return step;
+  };
+  return {
+    oldNote, newNote, wrong,
+    supersede: await confirmed("supersede_page", { page: oldNote, by: newNote }),
+    retract: await confirmed("retract_page", { page: wrong, reason: `it is 90 GB (${mode})` }),
+    obsolete: await confirmed("obsolete_page", { page: newNote, reason: "the test runner retries now" }),
+    archive: await confirmed("archive_page", { page: newNote }),
+  };
+}

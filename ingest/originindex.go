@@ -1,0 +1,103 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// originIndex maps the source pages of a space at one commit to the
+// origin each records. It is derived data, kept in the space's state
+// directory and brought up to a newer head from the tree diff, so that
+// finding the page of a file reads only the sources changed since the last
+// ingest; deleting it costs one slower ingest.
+type originIndex struct {
+	Version int               `json:"version"`
+	Commit  wiki.Rev          `json:"commit"`
+	Origins map[string]string `json:"origins"` // source page → recorded origin
+}
+
+const (
+	originIndexVersion = 1
+	originIndexFile    = "origins.json"
+)
+
+// loadOrigins returns the origin index of s at head, updated and saved.
+func loadOrigins(ctx context.Context, s *wiki.Space, head wiki.Rev) (map[string]string, error) {
+	file := filepath.Join(s.StateDir(), originIndexFile)
+	var ix originIndex
+	if data, err := os.ReadFile(file); err == nil {
+		if json.Unmarshal(data, &ix) != nil || ix.Version != originIndexVersion || ix.Origins == nil {
+			ix = originIndex{} // damaged or of another format: rebuilt
+		}
+	}
+	if ix.Commit == head && ix.Origins != nil {
+		return ix.Origins, nil
+	}
+	var changed []wiki.Entry
+	var err error
+	if ix.Commit != "" {
+		changed, err = changedSources(ctx, s, ix.Commit, head)
+	}
+	if ix.Commit == "" || err != nil {
+		ix = originIndex{Origins: map[string]string{}}
+		changed, err = s.List(ctx, head, SourcesDir)
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range changed {
+		delete(ix.Origins, e.Path)
+		if e.Blob == "" || !strings.HasSuffix(e.Path, ".md") {
+			continue
+		}
+		raw, err := s.ReadBlob(ctx, e.Blob)
+		if err != nil {
+			return nil, err
+		}
+		if pg, err := content.Parse(e.Path, raw); err == nil && pg.Meta.Kind == content.KindSource && pg.Meta.Provenance.Origin != "" {
+			ix.Origins[e.Path] = pg.Meta.Provenance.Origin
+		}
+	}
+	ix.Version, ix.Commit = originIndexVersion, head
+	saveOrigins(file, ix)
+	return ix.Origins, nil
+}
+
+// changedSources lists the source files that differ between two commits,
+// with their blob at to ("" when deleted).
+func changedSources(ctx context.Context, s *wiki.Space, from, to wiki.Rev) ([]wiki.Entry, error) {
+	fcs, err := s.Diff(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	var out []wiki.Entry
+	for _, fc := range fcs {
+		if strings.HasPrefix(fc.Path, SourcesDir) {
+			out = append(out, wiki.Entry{Path: fc.Path, Blob: fc.To})
+		}
+	}
+	return out, nil
+}
+
+// saveOrigins writes the index through a temporary file and a rename, so a
+// reader never sees half of it. A failure only costs a later rebuild.
+func saveOrigins(file string, ix originIndex) {
+	data, err := json.Marshal(ix)
+	if err != nil || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), originIndexFile+".*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+	}
+}
