@@ -104,7 +104,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.readConfig(); err != nil {
 		return nil, err
 	}
-	fs := dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), osfs.New(s.commonDir))
+	fs := dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), idxReadFS{osfs.New(s.commonDir)})
 	s.st = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 	s.repo, err = gogit.Open(s.st, nil)
 	if err != nil {
