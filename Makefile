@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test demo lint check e2e web-shots windows-smoke bench bench-mcp
+.PHONY: build test demo lint check e2e web-shots windows-smoke bench bench-mcp bench-cli
 
 build:
 	$(GO) build -o bin/pt ./cmd/pt
@@ -44,3 +44,9 @@ bench:
 # clients; PT_BENCH_PAGES=100000 for the large space (docs/performance.md).
 bench-mcp:
 	$(GO) test ./mcp -run '^$$' -bench ServeQuery -benchtime 2000x -timeout 60m
+
+# Whole-process figures against git and ripgrep on generated spaces of
+# 10,000 pages (and 100,000 with BENCH_LARGE=1), kept under $$PT_BENCH_DIR
+# (default a folder in the temporary directory). See docs/performance.md.
+bench-cli: build
+	$(GO) run ./cmd/ptbench -pt bin/pt

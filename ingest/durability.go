@@ -84,7 +84,7 @@ func ClassifyDurability(question, answer string) (Durability, string) {
 // nothing time-bound. A zero now counts every date.
 func ClassifyDurabilityAt(question, answer string, now time.Time) (Durability, string) {
 	first := firstSentence(answer)
-	for _, r := range durabilityRules {
+	for _, r := range durabilityRules() {
 		if r.unless != nil && r.unless.MatchString(question) {
 			continue
 		}

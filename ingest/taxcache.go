@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 )
 
@@ -17,20 +16,6 @@ import (
 type spokeWords struct {
 	Name  string `json:"name"`
 	Words string `json:"words,omitempty"`
-
-	counts map[string]float64 // Words counted, built once per process
-}
-
-// vocab returns the spoke's words with their counts. The map is shared by
-// every taxonomy loaded in this process: callers only read it.
-func (w *spokeWords) vocab() map[string]float64 {
-	if w.counts == nil {
-		w.counts = map[string]float64{}
-		for _, x := range strings.Fields(w.Words) {
-			w.counts[x]++
-		}
-	}
-	return w.counts
 }
 
 // spokeCache maps spoke blob ids to their words, in memory for a
@@ -82,16 +67,12 @@ func (c *spokeCache) get(blob string) (*spokeWords, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	w, ok := c.entries[blob]
-	if ok {
-		w.vocab() // under c.mu: the map is built once, then only read
-	}
 	return w, ok
 }
 
 func (c *spokeCache) put(blob string, w *spokeWords) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	w.vocab()
 	c.entries[blob] = w
 	c.missed++
 }

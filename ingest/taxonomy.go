@@ -30,9 +30,9 @@ type topicTerms struct {
 	slug     string
 	nameW    []string
 	keywords [][]string
-	vocab    map[string]float64   // words added with addVocab
-	spokes   []map[string]float64 // the words of its spokes (shared, read only)
-	norm     float64              // length of its weighted vector (finish)
+	vocab    map[string]float64 // words added with addVocab
+	spokes   []string           // the words of its spokes, space-separated, repeats kept
+	norm     float64            // length of its weighted vector (finish)
 }
 
 // termTopics is one word of the taxonomy: its idf over the topics and the
@@ -95,8 +95,8 @@ func (tx *taxonomy) finish() {
 			add(w, c)
 		}
 		for _, sp := range t.spokes {
-			for w, c := range sp {
-				add(w, c)
+			for w := range strings.FieldsSeq(sp) {
+				add(w, 1)
 			}
 		}
 		for _, w := range t.nameW {
@@ -162,7 +162,7 @@ func loadTaxonomy(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*taxonomy, 
 			cache.put(e.Blob, w)
 		}
 		t := tax.topic(w.Name)
-		t.spokes = append(t.spokes, w.vocab())
+		t.spokes = append(t.spokes, w.Words)
 	}
 	cache.save(live)
 	tax.finish()

@@ -25,8 +25,10 @@ import (
 // segments the newest mostly shares.
 //
 // It runs only where bluge's lock can be held meanwhile (probeable), so
-// that no writer changes a file under it. The cost is one read of the
-// index's segment files per process, at open.
+// that no writer changes a file under it. bluge never rewrites a segment,
+// so a segment is read once: its name, size and modification time are then
+// kept in verifiedName, and a later open that finds them unchanged only
+// stats the file. A cold query thus opens the index without reading it.
 func verifySegments(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -47,14 +49,60 @@ func verifySegments(dir string) error {
 		if err != nil {
 			continue // unreadable: bluge moves on to the one before
 		}
-		for _, id := range segs {
-			if err := checkSegment(filepath.Join(dir, fmt.Sprintf("%012x.seg", id))); err != nil {
-				return fmt.Errorf("%w: %v", ErrCorrupt, err)
-			}
-		}
-		return nil
+		return checkSegments(dir, segs)
 	}
 	return fmt.Errorf("%w: no readable snapshot", ErrCorrupt)
+}
+
+// verifiedName is the file that lists the segments already checked, one
+// "name size mtime" line each. It is derived data: a missing or damaged
+// list costs one more read of the segments.
+const verifiedName = "pt-verified"
+
+// checkSegments checks the segments segs of dir that verifiedName does not
+// list as they are now, and rewrites the list when it changed.
+func checkSegments(dir string, segs []uint64) error {
+	known := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join(dir, verifiedName)); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			known[l] = true
+		}
+	}
+	keep := make([]string, 0, len(segs))
+	changed := false
+	for _, id := range segs {
+		name := fmt.Sprintf("%012x.seg", id)
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		line := fmt.Sprintf("%s %d %d", name, fi.Size(), fi.ModTime().UnixNano())
+		keep = append(keep, line)
+		if known[line] {
+			continue
+		}
+		if err := checkSegment(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		changed = true
+	}
+	if changed || len(keep) != len(known) {
+		writeVerified(dir, keep)
+	}
+	return nil
+}
+
+// writeVerified replaces the list through a rename, so that a reader sees
+// the old list or the new one. A failure only means a later read.
+func writeVerified(dir string, lines []string) {
+	tmp, err := os.CreateTemp(dir, verifiedName+".*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.WriteString(strings.Join(lines, "\n"))
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(dir, verifiedName)) != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 // snapshotSegments reads the segment ids a bluge snapshot file lists, after

@@ -8,7 +8,7 @@
 // objects, packs, revisions, the index codec) and does the writing itself
 // the way git does it:
 //
-//   - objects are written as loose objects (or one pack for big batches),
+//   - a batch's objects are written as one pack (a single object loose),
 //     fsynced with their directories before any ref moves;
 //   - only the trees on changed paths are rebuilt, reusing every unchanged
 //     subtree hash, so a small batch in a 100k-file repository costs

@@ -105,7 +105,7 @@ func (s *Store) writeIndex(lock *os.File, states []wtState) error {
 	if _, err := lock.Write(idx.encode(dirty)); err != nil {
 		return fmt.Errorf("gitstore: write index: %w", err)
 	}
-	if err := lock.Sync(); err != nil {
+	if err := s.fsync(lock); err != nil {
 		return fmt.Errorf("gitstore: write index: %w", err)
 	}
 	if err := lock.Close(); err != nil {

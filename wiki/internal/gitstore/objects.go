@@ -30,9 +30,13 @@ type object struct {
 }
 
 // packThreshold is the number of new objects above which a batch is written
-// as one pack instead of loose objects: a pack costs two fsyncs in all, loose
-// objects one each, which matters for imports of thousands of files.
-const packThreshold = 64
+// as one pack instead of loose objects. A pack costs the same four fsyncs
+// whatever it holds (the pack, its index and their directory twice), loose
+// objects two each (the file and its directory), so every batch but a
+// single object is a pack: an ingest's ten objects took some twenty fsyncs
+// as loose objects, most of its time on a busy disk. The packs a batch
+// leaves are small; `git gc` merges them as it merges git's own.
+const packThreshold = 1
 
 // zlibPool recycles compressors; a fresh zlib.Writer allocates ~250 KB.
 var zlibPool = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
@@ -142,7 +146,7 @@ func (s *Store) writeLooseObjects(objs []object) error {
 	var swg sync.WaitGroup
 	for i, d := range list {
 		swg.Go(func() {
-			if err := syncDir(d); err != nil {
+			if err := s.fsyncDir(d); err != nil {
 				errs[i] = fmt.Errorf("gitstore: sync %s: %w", d, err)
 			}
 		})
@@ -184,7 +188,7 @@ func (s *Store) writeLoose(o object) (dir string, newDir bool, err error) {
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := s.fsync(f); err != nil {
 		return fail(err)
 	}
 	if err := f.Chmod(0o444); err != nil {
@@ -251,7 +255,7 @@ func (s *Store) writePack(objs []object) error {
 	if _, err := pf.Write(packSum); err != nil {
 		return fmt.Errorf("gitstore: write pack: %w", err)
 	}
-	if err := pf.Sync(); err != nil {
+	if err := s.fsync(pf); err != nil {
 		return fmt.Errorf("gitstore: write pack: %w", err)
 	}
 
@@ -304,7 +308,7 @@ func (s *Store) writePack(objs []object) error {
 	if _, err := xf.Write(isum.Sum(nil)); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
 	}
-	if err := xf.Sync(); err != nil {
+	if err := s.fsync(xf); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
 	}
 	base := filepath.Join(packDir, fmt.Sprintf("pack-%x", packSum))
@@ -325,13 +329,13 @@ func (s *Store) writePack(objs []object) error {
 	if err := replaceFile(tmpIdx, base+".idx"); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
 	}
-	if err := syncDir(packDir); err != nil {
+	if err := s.fsyncDir(packDir); err != nil {
 		return fmt.Errorf("gitstore: write pack index: %w", err)
 	}
 	if err := replaceFile(tmpPack, base+".pack"); err != nil {
 		return fmt.Errorf("gitstore: write pack: %w", err)
 	}
-	if err := syncDir(packDir); err != nil {
+	if err := s.fsyncDir(packDir); err != nil {
 		return fmt.Errorf("gitstore: write pack: %w", err)
 	}
 	return nil

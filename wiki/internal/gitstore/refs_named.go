@@ -127,7 +127,7 @@ func (s *Store) DeleteRef(ctx context.Context, name string, old Hash) error {
 	if err := os.Remove(refPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("gitstore: delete %s: %w", name, err)
 	}
-	return syncDir(filepath.Dir(refPath))
+	return s.fsyncDir(filepath.Dir(refPath))
 }
 
 // dropPacked rewrites packed-refs without name (and its peeled line).
@@ -170,7 +170,7 @@ func (s *Store) dropPacked(name string) error {
 	if _, err := lock.Write(out.Bytes()); err != nil {
 		return fmt.Errorf("gitstore: update packed-refs: %w", err)
 	}
-	if err := lock.Sync(); err != nil {
+	if err := s.fsync(lock); err != nil {
 		return fmt.Errorf("gitstore: update packed-refs: %w", err)
 	}
 	if err := lock.Close(); err != nil {

@@ -62,7 +62,7 @@ func (s *Store) setRefThen(name string, old, h Hash, force bool, then func()) er
 	if _, err := lock.WriteString(h.String() + "\n"); err != nil {
 		return fmt.Errorf("gitstore: update %s: %w", name, err)
 	}
-	if err := lock.Sync(); err != nil {
+	if err := s.fsync(lock); err != nil {
 		return fmt.Errorf("gitstore: update %s: %w", name, err)
 	}
 	if err := lock.Close(); err != nil {
@@ -75,7 +75,7 @@ func (s *Store) setRefThen(name string, old, h Hash, force bool, then func()) er
 	if then != nil {
 		then()
 	}
-	return syncDir(filepath.Dir(refPath))
+	return s.fsyncDir(filepath.Dir(refPath))
 }
 
 // LockSync serializes sync runs on one repository, across goroutines and

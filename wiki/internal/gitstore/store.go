@@ -46,6 +46,9 @@ type Store struct {
 	// writeFile writes a work-tree file; nil means writeFileAtomic. Tests
 	// set it to fail a write where no small disk can be mounted.
 	writeFile func(full string, data []byte, mode uint32) error
+	// synced, when set, is told the path of every fsync (fsync.go); tests
+	// set it to count a batch's fsyncs. It must be safe for concurrent use.
+	synced func(path string)
 
 	mu   sync.Mutex // guards repo, st and the work tree/index update
 	repo *gogit.Repository
@@ -101,7 +104,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.readConfig(); err != nil {
 		return nil, err
 	}
-	fs := dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), osfs.New(s.commonDir))
+	fs := dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), idxReadFS{osfs.New(s.commonDir)})
 	s.st = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 	s.repo, err = gogit.Open(s.st, nil)
 	if err != nil {

@@ -488,7 +488,7 @@ func (s *Store) writeJournal(entries []wtEntry) error {
 	}
 	_, err = f.Write(b.Bytes())
 	if err == nil {
-		err = f.Sync()
+		err = s.fsync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -497,7 +497,7 @@ func (s *Store) writeJournal(entries []wtEntry) error {
 		err = replaceFile(tmp, p)
 	}
 	if err == nil {
-		err = syncDir(filepath.Dir(p))
+		err = s.fsyncDir(filepath.Dir(p))
 	}
 	if err != nil {
 		return fmt.Errorf("gitstore: write journal: %w", err)
