@@ -15,6 +15,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$here/input" "$work/input"
 cd "$work"
+# The sources and the space share one repository, as a team's notes and
+# its knowledge base often do, so each source page records where it came
+# from relative to the repository (provenance.origin).
+git init -q .
 
 # step prints a command and its output as a Markdown code block.
 step() {
