@@ -153,6 +153,7 @@ func Parse(path string, data []byte) (*Page, error) {
 func (p *Page) Bytes() ([]byte, error) {
 	var buf bytes.Buffer
 	if p.hadFront && reflect.DeepEqual(p.Meta, p.parsed) {
+		buf.Grow(len(p.head) + len(p.Body))
 		buf.Write(p.head)
 		buf.Write(p.Body)
 		return buf.Bytes(), nil
@@ -176,6 +177,9 @@ func (p *Page) Bytes() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode frontmatter: %w", err)
 	}
+	// Sized once: a page is kept until its batch commits, and a buffer
+	// grown by doubling would keep up to twice its size.
+	buf.Grow(len(out) + len(p.Body) + 8)
 	buf.WriteString("---\n")
 	buf.Write(out)
 	buf.WriteString("---\n")

@@ -61,10 +61,11 @@ type importDoc struct {
 	corpusDoc
 	data    []byte
 	page    *content.Page
-	blob    string // the file's git blob id: the revision provenance pins
-	source  string // space path of the source page
-	summary string // space path of the summary page
-	inPlace bool   // the file is already inside the space: never rewritten
+	blob    string             // the file's git blob id: the revision provenance pins
+	source  string             // space path of the source page
+	summary string             // space path of the summary page
+	inPlace bool               // the file is already inside the space: never rewritten
+	st      *content.Structure // the body's headings and links, until linkCorpus reads them
 
 	// Rendered before the batch takes the write lock, for the head it was
 	// read at; staging renders again if the batch lands on another head.
@@ -117,27 +118,7 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 			inSpace = filepath.ToSlash(rel)
 		}
 	}
-	res := &ImportResult{}
-	docs, err := readCorpus(abs, inSpace, s.Config().SourceLimit(), opts, res)
-	if err != nil {
-		return nil, err
-	}
-	head, err := s.Head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tax, err := loadTaxonomy(ctx, s, head)
-	if err != nil {
-		return nil, err
-	}
-	cds := make([]*corpusDoc, len(docs))
-	for i, d := range docs {
-		cds[i] = &d.corpusDoc
-	}
 	root := filepath.Base(abs)
-	deriveTopics(cds, tax, root)
-	total, base := 2*(len(docs)+len(res.Skipped)), len(docs)+2*len(res.Skipped)
-
 	// The batch's id and time are fixed now, as Apply would fix them, so
 	// that the pages can be rendered on every core before the lock.
 	when := opts.When
@@ -145,14 +126,30 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 		when = s.Now()
 	}
 	when = when.UTC().Truncate(time.Second)
-	b := wiki.Batch{Kind: wiki.KindImport, Title: fmt.Sprintf("import %s (%d files)", root, len(docs)),
-		ApprovedBy: opts.ApprovedBy, Author: opts.Author, When: when, ID: wiki.NewBatchID(when)}
-	if err := renderDocs(ctx, s, head, b, docs, opts); err != nil {
+	b := wiki.Batch{Kind: wiki.KindImport, ApprovedBy: opts.ApprovedBy, Author: opts.Author, When: when, ID: wiki.NewBatchID(when)}
+	head, err := s.Head(ctx)
+	if err != nil {
 		return nil, err
 	}
+	res := &ImportResult{}
+	c := importer{s: s, abs: abs, inSpace: inSpace, root: root, opts: opts}
+	if err := c.prepare(ctx, head, b, res); err != nil {
+		return nil, err
+	}
+	b.Title = c.title()
 	wres, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
+		if tx.Head() != head {
+			// Another batch landed: the files were rendered for the old
+			// head and their text is gone, so prepare them again, here.
+			head = tx.Head()
+			*res = ImportResult{}
+			if err := c.prepare(ctx, head, tx.Batch(), res); err != nil {
+				return err
+			}
+			tx.Describe(c.title(), "")
+		}
 		res.Imported, res.Updated, res.UnchangedFiles = 0, 0, 0
-		for i, d := range docs {
+		for i, d := range c.docs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -160,7 +157,7 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 				return err
 			}
 			if opts.Progress != nil {
-				opts.Progress(base+i+1, total)
+				opts.Progress(c.base+i+1, c.total)
 			}
 		}
 		return nil
@@ -170,6 +167,42 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	}
 	res.Result = wres
 	return res, nil
+}
+
+// importer is one import's corpus on its way into the space.
+type importer struct {
+	s           *wiki.Space
+	abs         string // the corpus directory
+	inSpace     string // its place in the space, when it is inside it
+	root        string // its name
+	opts        ImportOptions
+	docs        []*importDoc
+	total, base int // progress: the count of all steps, and of those before staging
+}
+
+func (c *importer) title() string {
+	return fmt.Sprintf("import %s (%d files)", c.root, len(c.docs))
+}
+
+// prepare reads and checks the corpus, derives its topics with the
+// taxonomy at head, and renders its pages for batch b on head.
+func (c *importer) prepare(ctx context.Context, head wiki.Rev, b wiki.Batch, res *ImportResult) error {
+	docs, err := readCorpus(c.abs, c.inSpace, c.s.Config().SourceLimit(), c.opts, res)
+	if err != nil {
+		return err
+	}
+	tax, err := loadTaxonomy(ctx, c.s, head)
+	if err != nil {
+		return err
+	}
+	cds := make([]*corpusDoc, len(docs))
+	for i, d := range docs {
+		cds[i] = &d.corpusDoc
+	}
+	deriveTopics(cds, tax, c.root)
+	c.docs = docs
+	c.total, c.base = 2*(len(docs)+len(res.Skipped)), len(docs)+2*len(res.Skipped)
+	return renderDocs(ctx, c.s, head, b, docs, c.opts)
 }
 
 // readCorpus reads and checks every Markdown file under abs, and rewrites
@@ -282,7 +315,11 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	d.data, d.page, d.blob, d.body = data, pg, wiki.BlobID(data), pg.Body
 	// Titled like an ingested file: its frontmatter, else its first H1,
 	// else its file name, whose words stay searchable as an alias.
-	d.title = sourceTitle("", pg)
+	// The body is analysed once, for its title and for its links
+	// (linkCorpus).
+	st := content.Analyze(pg.Body)
+	d.st = &content.Structure{Headings: st.Headings, Links: st.Links} // not its sections: the text again
+	d.title = sourceTitleOf("", pg, d.st.FirstH1)
 	if fromPath := content.TitleFromPath(rel); d.title == "" {
 		d.title = fromPath
 	} else if pg.Meta.Title == "" {
@@ -323,7 +360,8 @@ func linkCorpus(docs []*importDoc, prefixes []string) {
 	dest := func(rel string) string { return where[rel] }
 	parallel(len(docs), func(i int) {
 		d := docs[i]
-		s := content.Analyze(d.page.Body)
+		s := d.st
+		d.st = nil
 		for _, l := range s.Links {
 			to, _, ok := ix.resolve(d.rel, l)
 			if !ok {
@@ -415,6 +453,9 @@ func renderDocs(ctx context.Context, s *wiki.Space, head wiki.Rev, b wiki.Batch,
 		if !d.state.unchanged {
 			errs[i] = renderDoc(d, opts, b)
 		}
+		// What is staged is rendered: the file's text is not needed again
+		// (a batch on another head prepares the corpus anew).
+		d.data, d.page, d.body = nil, nil, nil
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -465,7 +506,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 // used when the batch is built on the head they were rendered for;
 // otherwise the file is looked up and rendered again on the new head.
 func stageDoc(ctx context.Context, tx *wiki.Tx, d *importDoc, opts ImportOptions, res *ImportResult) error {
-	if !d.rendered || tx.Head() != d.head {
+	if !d.rendered {
 		d.rendered, d.head, d.state = true, tx.Head(), stateOf(ctx, tx.ReadPage, d)
 		if !d.state.unchanged {
 			if err := renderDoc(d, opts, tx.Batch()); err != nil {

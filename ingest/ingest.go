@@ -306,6 +306,12 @@ func cleanTopics(ts []string) []string {
 // sourceTitle is the title a source goes by: the caller's, else its
 // frontmatter's, else its first H1, on one line; "" when it has none.
 func sourceTitle(given string, pg *content.Page) string {
+	return sourceTitleOf(given, pg, func() string { return content.FirstH1(pg.Body) })
+}
+
+// sourceTitleOf is sourceTitle with the body's first H1 found by h1, for
+// a caller that has analysed the body already.
+func sourceTitleOf(given string, pg *content.Page, h1 func() string) string {
 	// What the document itself says is made inert: a title is printed and
 	// written into spokes and the log.
 	for _, t := range []string{given, content.Inert(pg.Meta.Title)} {
@@ -313,7 +319,7 @@ func sourceTitle(given string, pg *content.Page) string {
 			return t
 		}
 	}
-	return strings.Join(strings.Fields(content.Inert(content.FirstH1(pg.Body))), " ")
+	return strings.Join(strings.Fields(content.Inert(h1())), " ")
 }
 
 // cleanAliases puts each alias on one line and drops empty ones and those

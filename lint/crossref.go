@@ -15,7 +15,7 @@ import (
 // root-relative links and links that climb out of the space belong to
 // other tools and are not checked.
 func (snap *snapshot) crossrefs(p *page, add func(check, path string, line int, target, msg string)) {
-	for _, l := range p.st.Links {
+	for _, l := range p.links {
 		if l.External || l.Absolute {
 			continue
 		}
@@ -28,7 +28,7 @@ func (snap *snapshot) crossrefs(p *page, add func(check, path string, line int, 
 			}
 			continue
 		}
-		if l.Anchor == "" || target == nil || target.pg == nil {
+		if l.Anchor == "" || target == nil || target.meta == nil {
 			continue
 		}
 		if a := normAnchor(l.Anchor); !target.anchors[a] {

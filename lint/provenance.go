@@ -13,7 +13,7 @@ import (
 // revision is not the one pinned. It returns whether a derived_from pin
 // drifted, which may make the page stale.
 func (snap *snapshot) drift(p *page, add func(check, path string, line int, target, msg string)) (derivedDrift bool) {
-	prov := p.pg.Meta.Provenance
+	prov := p.meta.Provenance
 	for _, group := range []struct {
 		key  string
 		refs []content.Ref
@@ -23,7 +23,7 @@ func (snap *snapshot) drift(p *page, add func(check, path string, line int, targ
 				continue
 			}
 			rp := path.Clean(r.Path)
-			line := pinLine(p.pg, group.key, i)
+			line := p.pinLine(group.key, i)
 			blob, ok := snap.files[rp]
 			switch {
 			case !ok:

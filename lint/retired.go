@@ -15,17 +15,17 @@ import (
 // link to a page it lists in supersedes is how it says what it replaced,
 // and is not reported.
 func (snap *snapshot) retiredCitations(p *page, add func(check, path string, line int, target, msg string)) {
-	m := p.pg.Meta
+	m := *p.meta
 	if content.Retired(m.Status) || m.Status == content.StatusStale || wiki.IsIndexPage(p.path) {
 		return
 	}
 	report := func(t *page, line int) {
-		if t == nil || t == p || t.pg == nil || !content.Retired(t.pg.Meta.Status) || slices.Contains(m.Supersedes, t.path) {
+		if t == nil || t == p || t.meta == nil || !content.Retired(t.meta.Status) || slices.Contains(m.Supersedes, t.path) {
 			return
 		}
-		add(CheckRetired, p.path, line, t.path, fmt.Sprintf("cites %s, which is %s", t.path, retiredWhy(t.pg.Meta)))
+		add(CheckRetired, p.path, line, t.path, fmt.Sprintf("cites %s, which is %s", t.path, retiredWhy(*t.meta)))
 	}
-	for _, l := range p.st.Links {
+	for _, l := range p.links {
 		if l.External || l.Absolute {
 			continue
 		}
@@ -40,7 +40,7 @@ func (snap *snapshot) retiredCitations(p *page, add func(check, path string, lin
 	}{{"derived_from", prov.DerivedFrom}, {"citations", prov.Citations}} {
 		for i, r := range g.refs {
 			if r.Path != "" {
-				report(snap.byPath[path.Clean(r.Path)], pinLine(p.pg, g.key, i))
+				report(snap.byPath[path.Clean(r.Path)], p.pinLine(g.key, i))
 			}
 		}
 	}

@@ -162,8 +162,8 @@ var testHookBeforeApply func()
 type plan struct {
 	report *Report
 	now    time.Time
-	pages  []*page // to mark stale
-	data   []byte  // findings.json to write; nil when it stays as it is
+	pages  []staleWrite // to mark stale
+	data   []byte       // findings.json to write; nil when it stays as it is
 	// catchUp: the spokes and hub lag behind pages people changed in git,
 	// and the checks saw them caught up, so the batch writes that too.
 	catchUp bool
@@ -188,29 +188,29 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 	if s.Config().StaleOnDrift() {
 		for _, path := range r.derivedDrift {
 			pg := snap.byPath[path]
-			m := pg.pg.Meta
+			m := *pg.meta
 			if m.OwnedByHuman() || (m.Status != "" && m.Status != content.StatusActive) {
 				continue // a person's page gets findings only
 			}
-			pg.pg.Meta.Status = content.StatusStale // frontmatter only: Page keeps the body byte for byte
-			data, err := pg.pg.Bytes()
+			w, err := markStale(ctx, s, pg)
 			if err != nil {
-				return nil, fmt.Errorf("lint %s: %w", path, err)
+				return nil, err
 			}
-			p.pages = append(p.pages, pg)
+			p.pages = append(p.pages, w)
 			rep.MarkedStale = append(rep.MarkedStale, path)
 			// Check the space as the batch leaves it, so that what marking
 			// stale changes (a citation of this page now drifts) is found
 			// by this run, not by the next.
-			snap.files[path] = wiki.BlobID(data)
-			pg.parse(data)
+			snap.files[path] = wiki.BlobID(w.data)
+			pg.parse(w.data)
+			pg.pending = w.data
 		}
 		if len(p.pages) > 0 {
 			// The spokes follow the pages marked stale (one may empty a
 			// spoke a page links to): check them as the batch leaves them.
 			staged := make([]wiki.PendingFile, len(p.pages))
-			for i, pg := range p.pages {
-				staged[i] = wiki.PendingFile{Path: pg.path, Data: pg.raw}
+			for i, w := range p.pages {
+				staged[i] = wiki.PendingFile{Path: w.path, Data: w.data}
 			}
 			pending, err := s.IndexCatchUp(ctx, head, staged...)
 			if err != nil {
@@ -237,13 +237,42 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 	return p, nil
 }
 
+// staleWrite is a page the lint batch marks stale, as it writes it.
+type staleWrite struct {
+	path string
+	pg   *content.Page
+	data []byte
+}
+
+// markStale reads p again (the snapshot keeps no text) and marks it
+// stale, in the frontmatter only: the body stays byte for byte.
+func markStale(ctx context.Context, s *wiki.Space, p *page) (staleWrite, error) {
+	raw := p.pending
+	if raw == nil {
+		var err error
+		if raw, err = s.ReadBlob(ctx, p.blob); err != nil {
+			return staleWrite{}, fmt.Errorf("lint %s: %w", p.path, err)
+		}
+	}
+	pg, err := content.Parse(p.path, raw)
+	if err != nil {
+		return staleWrite{}, fmt.Errorf("lint %s: %w", p.path, err)
+	}
+	pg.Meta.Status = content.StatusStale
+	data, err := pg.Bytes()
+	if err != nil {
+		return staleWrite{}, fmt.Errorf("lint %s: %w", p.path, err)
+	}
+	return staleWrite{path: p.path, pg: pg, data: data}, nil
+}
+
 // stage writes the plan into the lint batch.
 func (p *plan) stage(ctx context.Context, tx *wiki.Tx) error {
 	if p.catchUp {
 		tx.CatchUpIndex()
 	}
-	for _, pg := range p.pages {
-		if _, err := tx.Put(ctx, pg.path, pg.pg, wiki.RolePage); err != nil {
+	for _, w := range p.pages {
+		if _, err := tx.Put(ctx, w.path, w.pg, wiki.RolePage); err != nil {
 			return err
 		}
 	}

@@ -1,32 +1,17 @@
 package lint
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki"
 )
-
-// page is one Markdown file of the space, read and parsed once per run.
-type page struct {
-	path    string
-	blob    string
-	raw     []byte
-	pg      *content.Page       // nil when the frontmatter is invalid
-	err     *content.ParseError // why pg is nil
-	st      *content.Structure
-	anchors map[string]bool // lower-cased heading anchors and HTML ids
-}
 
 // snapshot is a space at one revision, indexed for the checks: every
 // check resolves links with map lookups, never by rescanning pages.
@@ -105,6 +90,7 @@ func (snap *snapshot) overlay(files []wiki.PendingFile) {
 		if isPage(f.Path) {
 			pg := &page{path: f.Path, blob: wiki.BlobID(f.Data)}
 			pg.parse(f.Data)
+			pg.pending = f.Data
 			snap.pages = append(snap.pages, pg)
 		}
 	}
@@ -159,8 +145,8 @@ func (snap *snapshot) index() {
 			content.WikiKey(p.path),
 			content.WikiKey(content.TitleFromPath(p.path)),
 		}
-		if p.pg != nil && p.pg.Meta.Title != "" {
-			keys = append(keys, content.WikiKey(p.pg.Meta.Title))
+		if p.meta != nil && p.meta.Title != "" {
+			keys = append(keys, content.WikiKey(p.meta.Title))
 		}
 		seen := map[string]bool{}
 		for _, k := range keys {
@@ -178,71 +164,40 @@ func isPage(p string) bool {
 	return strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.") && !wiki.IsGuidance(p)
 }
 
-// parseAll reads every page, then parses them on all cores. Reads go one
-// by one: the repository serializes them anyway, and a reader that waits
-// for the lock only slows the parsers down.
+// parseAll reads every page and parses it on all cores as it is read.
+// Reads go one by one: the repository serializes them anyway, and a
+// reader that waits for the lock only slows the parsers down. A page's
+// text is dropped once parsed, and the reader runs at most a few pages
+// ahead of the parsers, so a run holds what the checks need of every page
+// but the text of only a few.
 func parseAll(ctx context.Context, s *wiki.Space, pages []*page) error {
-	for _, p := range pages {
-		data, err := s.ReadBlob(ctx, p.blob)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p.path, err)
-		}
-		p.raw = data
+	type job struct {
+		p    *page
+		data []byte
 	}
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(pages)/64))
-	var next atomic.Int64
+	jobs := make(chan job, 4*workers)
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(pages) || ctx.Err() != nil {
-					return
-				}
-				pages[i].parse(pages[i].raw)
+		wg.Go(func() {
+			for j := range jobs {
+				j.p.parse(j.data)
 			}
-		}()
+		})
 	}
+	var err error
+	for _, p := range pages {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		var data []byte
+		if data, err = s.ReadBlob(ctx, p.blob); err != nil {
+			err = fmt.Errorf("%s: %w", p.path, err)
+			break
+		}
+		jobs <- job{p, data}
+	}
+	close(jobs)
 	wg.Wait()
-	return ctx.Err()
-}
-
-// htmlIDRe finds the explicit anchors a page declares in HTML
-// (<a name="x">, <span id="x">), which hosts honour like heading anchors.
-var htmlIDRe = regexp.MustCompile(`<[a-zA-Z][^>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']`)
-
-// headingIDRe finds explicit heading ids ("## Names {#names}"), which
-// Hugo, kramdown and Pandoc turn into the heading's anchor.
-var headingIDRe = regexp.MustCompile(`\{#([^}\s]+)[^}]*\}\s*$`)
-
-func (p *page) parse(data []byte) {
-	p.raw = data
-	pg, err := content.Parse(p.path, data)
-	if err != nil {
-		var pe *content.ParseError
-		if !errors.As(err, &pe) {
-			pe = &content.ParseError{Path: p.path, Err: err}
-		}
-		p.err = pe
-		if errors.Is(err, content.ErrBinary) || errors.Is(err, content.ErrInvalidUTF8) || errors.Is(err, content.ErrTooLarge) {
-			p.st = &content.Structure{}
-			return
-		}
-	}
-	p.pg = pg
-	p.st = content.Analyze(data)
-	p.anchors = make(map[string]bool, len(p.st.Headings))
-	for _, h := range p.st.Headings {
-		p.anchors[strings.ToLower(h.Anchor)] = true
-		if m := headingIDRe.FindStringSubmatch(h.Text); m != nil {
-			p.anchors[strings.ToLower(m[1])] = true
-		}
-	}
-	if bytes.Contains(data, []byte("id=")) || bytes.Contains(data, []byte("name=")) {
-		for _, m := range htmlIDRe.FindAllSubmatch(data, -1) {
-			p.anchors[strings.ToLower(string(m[1]))] = true
-		}
-	}
+	return err
 }

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/ptwiki/pt/content"
@@ -11,7 +10,7 @@ import (
 // expired reports a time_bound page past its expires date whose status
 // does not say so yet: the reaper has not run, or a person brought it back.
 func expired(p *page, now time.Time, add func(check, path string, line int, target, msg string)) {
-	m := p.pg.Meta
+	m := *p.meta
 	if m.Durability != "time_bound" || m.Status == content.StatusExpired {
 		return
 	}
@@ -19,6 +18,6 @@ func expired(p *page, now time.Time, add func(check, path string, line int, targ
 	if !ok || !now.After(t) {
 		return
 	}
-	line := frontmatterLine(p.raw, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "expires:") })
+	line := max(p.expiresLine, 1)
 	add(CheckExpired, p.path, line, "", fmt.Sprintf("time_bound page expired %s and is not marked expired", m.Expires))
 }

@@ -124,7 +124,7 @@ func BenchmarkQueryBesideHolder(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := update(ctx, s, mem, mustHead(b, s)); err != nil {
+	if err := update(ctx, s, mem, mustHead(b, s), nil); err != nil {
 		b.Fatal(err)
 	}
 	mem.Close()

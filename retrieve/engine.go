@@ -31,6 +31,9 @@ type Options struct {
 	Ranking Ranking
 	// IndexDir is where the on-disk index is kept; "" means IndexDir(s).
 	IndexDir string
+	// Progress, when set, is called as the index catches up with the
+	// space: done of total changed files read. nil reports nothing.
+	Progress func(done, total int)
 }
 
 // Engine answers questions from one space and owns what that takes: the
@@ -41,6 +44,7 @@ type Options struct {
 // as it runs; a command opens one and closes it when done.
 type Engine struct {
 	space     *wiki.Space
+	progress  func(done, total int) // Options.Progress
 	dir       string
 	ranking   Ranking
 	busyRetry time.Duration // busyRetry; tests shorten it
@@ -84,7 +88,7 @@ type Engine struct {
 // Open returns an Engine on the space s. It opens nothing yet: the index
 // is opened, or built, by the first call that needs it. Close releases it.
 func Open(s *wiki.Space, opts Options) *Engine {
-	e := &Engine{space: s, dir: opts.IndexDir, ranking: opts.Ranking, busyRetry: busyRetry, buildPerUnit: buildPerUnit}
+	e := &Engine{space: s, dir: opts.IndexDir, ranking: opts.Ranking, busyRetry: busyRetry, buildPerUnit: buildPerUnit, progress: opts.Progress}
 	if e.dir == "" {
 		e.dir = IndexDir(s)
 	}

@@ -196,7 +196,7 @@ func TestIndexLifecycle(t *testing.T) {
 		t.Fatalf("second query on a busy index behind head: %+v %v", res, err)
 	}
 	// once the holder catches up, its snapshot serves again
-	if err := update(ctx, s, other, mustHead(t, s)); err != nil {
+	if err := update(ctx, s, other, mustHead(t, s), nil); err != nil {
 		t.Fatal(err)
 	}
 	res, err = eng.Query(ctx, Request{Question: "filter coffee tuesdays", Now: testWhen})

@@ -24,7 +24,7 @@ func TestQueryWaitsForHolderToCatchUp(t *testing.T) {
 	caught := make(chan error, 1)
 	go func() {
 		time.Sleep(100 * time.Millisecond)
-		caught <- update(ctx, s, other, mustHead(t, s))
+		caught <- update(ctx, s, other, mustHead(t, s), nil)
 	}()
 	res, err := eng.Query(ctx, Request{Question: "green tea mondays", Now: testWhen})
 	if uerr := <-caught; uerr != nil {

@@ -69,7 +69,7 @@ func (e *Engine) fromMemory(ctx context.Context, head wiki.Rev) (*handle, error)
 	h := e.mem.take(&e.mu, "memory")
 	e.mu.Unlock()
 	e.updateMu.Lock()
-	err := update(ctx, e.space, h.ix, head)
+	err := update(ctx, e.space, h.ix, head, e.progress)
 	e.updateMu.Unlock()
 	if err != nil {
 		h.release()
@@ -116,7 +116,7 @@ func (e *Engine) diskIndex() (*index.Index, error) {
 // which the returned handle's release ends (an error ends it at once).
 func (e *Engine) updateDisk(ctx context.Context, ix *index.Index, head wiki.Rev) (*handle, error) {
 	e.updateMu.Lock()
-	err := update(ctx, e.space, ix, head)
+	err := update(ctx, e.space, ix, head, e.progress)
 	e.updateMu.Unlock()
 	if err == nil {
 		return &handle{ix: ix, kind: "disk", done: e.readers.RUnlock}, nil
@@ -226,7 +226,7 @@ func (e *Engine) resetAt(ctx context.Context, head wiki.Rev) error {
 	if err != nil {
 		return err
 	}
-	if err := update(ctx, e.space, ix, head); err != nil {
+	if err := update(ctx, e.space, ix, head, e.progress); err != nil {
 		ix.Close()
 		return err
 	}
@@ -242,7 +242,7 @@ const applyChunk = 2000
 // between them: changed pages are re-read and re-flattened, deleted ones
 // dropped. It works the same for commits made by pt and by a person's git
 // commit, since it looks only at trees.
-func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev) error {
+func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, progress func(done, total int)) error {
 	from := wiki.Rev(ix.Commit())
 	if from == head {
 		return nil
@@ -276,7 +276,10 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev) 
 		return nil
 	}
 	defer wait() // an early return still lets the chunk in flight finish
-	for _, c := range changes {
+	for i, c := range changes {
+		if progress != nil {
+			progress(i, len(changes))
+		}
 		if !indexed(c.Path) {
 			continue
 		}
@@ -305,5 +308,9 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev) 
 	if err := flush(string(head)); err != nil {
 		return err
 	}
-	return wait()
+	err = wait()
+	if progress != nil && err == nil {
+		progress(len(changes), len(changes))
+	}
+	return err
 }

@@ -46,9 +46,12 @@ func newIndexCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			eng := retrieve.Open(s, retrieve.Options{})
+			progress, finish := e.indexProgress()
+			eng := retrieve.Open(s, retrieve.Options{Progress: progress})
 			defer eng.Close()
-			if err := eng.Rebuild(e.ctx); err != nil {
+			err = eng.Rebuild(e.ctx)
+			finish()
+			if err != nil {
 				if errors.Is(err, retrieve.ErrIndexBusy) {
 					return errors.New("rebuild index: another pt process (a running pt serve?) holds it; stop that process first, or leave the index to it: it keeps it current")
 				}

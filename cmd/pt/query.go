@@ -69,10 +69,12 @@ func newQueryCmd(e *env) *cobra.Command {
 			if req.Paths, err = repoPaths(s.Dir(), s.Prefix(), req.Paths); err != nil {
 				return usageError{err}
 			}
-			eng := retrieve.Open(s, retrieve.Options{})
+			progress, finish := e.indexProgress()
+			eng := retrieve.Open(s, retrieve.Options{Progress: progress})
 			defer eng.Close()
 			req.K, req.Budget, req.Also = k, budget, also
 			res, err := eng.Query(e.ctx, req)
+			finish()
 			if err != nil {
 				return err
 			}
