@@ -39,6 +39,7 @@ func claimsOf(s sentence) []claim {
 		// 1.24 and later: kernel 3.2"): they join its frame as words.
 		var quals []string
 		rest := s.Text[:v.start] + " " + s.Text[v.end:]
+		rest = quotedRe.ReplaceAllString(rest, " ") // a cited title is not the subject
 		for _, o := range vals {
 			if o != v {
 				rest = strings.Replace(rest, s.Text[o.start:o.end], " ", 1)
@@ -113,7 +114,9 @@ func (cs *curSpace) contradictions(emit func(Finding)) {
 	var refs []claimRef
 	df := map[string]int{}
 	for _, p := range cs.pages {
-		if !p.claimsCount() {
+		// A page named for its date (meeting notes, a year's report) is
+		// a record of its time: it disagrees with no page.
+		if !p.claimsCount() || datedPath(p.path) {
 			continue
 		}
 		for i := range p.f.Claims {
@@ -219,6 +222,12 @@ func (cs *curSpace) comparePair(a, b claimRef, reported map[string]bool, weight 
 		a, b = b, a
 	}
 	shared := intersect(a.c.Frame, b.c.Frame)
+	if (a.c.Kind == valDate || a.c.Kind == valVersion) && len(shared) < 3 {
+		// Dates and versions label events ("the Go 1.6 release notes",
+		// "published June 2010"): two words in common do not make them
+		// one subject.
+		return
+	}
 	target := b.page.path + "#" + string(a.c.Kind) + a.c.Unit + ":" + strings.Join(shared, " ")
 	if reported[a.page.path+"\x00"+b.page.path] {
 		return // one finding per pair of pages: the first subject

@@ -15,8 +15,8 @@ import (
 	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
-// curateWhen is the decision time of the corpus evaluations: a fixed day
-// after both corpora were exported, never the wall clock.
+// curateWhen is the decision time of the corpus evaluations: the reference
+// date of the planted faults (testdata/curation), never the wall clock.
 var curateWhen = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 // corpusFiles reads every Markdown file under dir, then the overlay's

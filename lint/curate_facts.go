@@ -10,7 +10,7 @@ import (
 
 // factsVersion changes whenever what is extracted from a page changes, so
 // that a cache written by another pt is not trusted.
-const factsVersion = 4
+const factsVersion = 5
 
 // pageFacts is what curation needs of one page, extracted once per blob:
 // an unchanged page is never read again (the cache keeps these by blob).
@@ -27,6 +27,7 @@ type pageFacts struct {
 	Bag      []wordCount // content words and how often the page uses them, sorted by word
 	Phrases  []string    // distinct lower-case runs of two or three content words
 	Lessons  []sentence
+	Versions []string // "product version" of every version the page names
 	Words    int
 }
 
@@ -61,6 +62,11 @@ func extractFacts(p string, data []byte) *pageFacts {
 		}
 		f.Words += len(strings.Fields(s.Text))
 		f.Claims = append(f.Claims, claimsOf(s)...)
+		for _, v := range valuesOf(s.Text) {
+			if v.Kind == valVersion && v.Unit != "" {
+				f.Versions = append(f.Versions, v.Unit+" "+v.Norm)
+			}
+		}
 		if t, ok := timedOf(s); ok {
 			f.Timed = append(f.Timed, t)
 		}

@@ -67,7 +67,7 @@ func (cs *curSpace) mergeCandidates(emit func(Finding)) {
 			df[wc.W]++
 		}
 	}
-	maxDF := max(2, int(commonWordShare*float64(len(pages))))
+	maxDF := max(10, int(commonWordShare*float64(len(pages))))
 	idf := func(w string) float64 { return math.Log(float64(len(pages)+1) / float64(df[w])) }
 	norms := make([]float64, len(pages))
 	post := map[string][]posting{}
@@ -106,7 +106,7 @@ func (cs *curSpace) mergeCandidates(emit func(Finding)) {
 		for _, j := range js {
 			cos := dot[j] / (norms[i]*norms[j] + 1e-9)
 			a, b := pages[i], pages[j]
-			if cos < MergeSimilarity || (a.family != "" && a.family == b.family) {
+			if cos < MergeSimilarity || sameSeries(a, b) {
 				continue
 			}
 			if a.path > b.path {
@@ -123,4 +123,14 @@ func (cs *curSpace) mergeCandidates(emit func(Finding)) {
 type posting struct {
 	page int
 	x    float64
+}
+
+// sameSeries reports whether two pages belong to dated series that are
+// meant to repeat: one family, or both named for their date (each group's
+// annual-report-2024.md), or one a dated copy of a template.
+func sameSeries(a, b *curPage) bool {
+	if a.family != "" && a.family == b.family {
+		return true
+	}
+	return datedPath(a.path) || datedPath(b.path)
 }

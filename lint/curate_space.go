@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,17 +102,9 @@ func loadCurSpace(ctx context.Context, s *wiki.Space, rev wiki.Rev, now time.Tim
 		if !p.claimsCount() {
 			continue
 		}
-		for _, c := range p.f.Claims {
-			if c.Kind == valVersion && c.Unit != "" {
-				cs.noteVersion(c.Unit, c.Value)
-			}
-		}
-		for _, t := range p.f.Timed {
-			for _, a := range t.Anchors {
-				if a.Version != "" {
-					cs.noteVersion(a.Product, a.Version)
-				}
-			}
+		for _, v := range p.f.Versions {
+			product, version, _ := strings.Cut(v, " ")
+			cs.noteVersion(product, version)
 		}
 	}
 	return cs, nil

@@ -194,7 +194,8 @@ var stopWords = func() map[string]bool {
 		every some such more most less least many much few other another same own also just only very
 		can could may might must shall should will would up down out off again once both either neither
 		per via vs etc e.g i.e can't don't won't isn't aren't doesn't use used using uses get gets
-		s t re ll ve d m one two three four five six seven eight nine ten new now`) {
+		s t re ll ve d m one two three four five six seven eight nine ten new now before after during within
+		until since because whether though although once`) {
 		m[w] = true
 	}
 	return m
