@@ -117,7 +117,7 @@ func datedPath(p string) bool {
 		if len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) {
 			return true
 		}
-		if len(w) == 8 && strings.HasPrefix(w, "20") {
+		if (len(w) == 6 || len(w) == 8) && (strings.HasPrefix(w, "20") || strings.HasPrefix(w, "19")) {
 			return true
 		}
 	}

@@ -168,6 +168,11 @@ func (cs *curSpace) staleClaims(emit func(Finding)) {
 func (cs *curSpace) overtaken(t timedClaim) string {
 	for _, a := range t.Anchors {
 		if a.Version != "" {
+			if t.Marker == "will" || t.Marker == "won't" || t.Marker == "going to" {
+				// "will use Go 1.23 semantics when ...": a version with
+				// "will" describes behaviour, not a prediction.
+				continue
+			}
 			newest := cs.newest[versionKey(a.Product, a.Version)]
 			behind := minorsBehind(a.Version, newest)
 			if (t.Future && behind > 0) || behind >= cs.opts.VersionHorizon {
