@@ -33,8 +33,18 @@ type Config struct {
 	// AgentWrites is where agents' writes over MCP go: "direct" (the
 	// default) onto the branch, or "propose" into the review queue
 	// (proposal branches a person approves).
-	AgentWrites string     `yaml:"agent_writes,omitempty" json:"agent_writes,omitempty"`
-	Gaps        GapsConfig `yaml:"gaps,omitempty" json:"gaps,omitempty"`
+	AgentWrites string       `yaml:"agent_writes,omitempty" json:"agent_writes,omitempty"`
+	Gaps        GapsConfig   `yaml:"gaps,omitempty" json:"gaps,omitempty"`
+	Curate      CurateConfig `yaml:"curate,omitempty" json:"curate,omitempty"`
+}
+
+// CurateConfig is the curation pass's schedule and thresholds; zero values
+// mean pt's defaults.
+type CurateConfig struct {
+	Schedule       string   `yaml:"schedule,omitempty" json:"schedule,omitempty"`               // cron spec; default @daily
+	MinPages       int      `yaml:"min_pages,omitempty" json:"min_pages,omitempty"`             // missing_concept: pages that use a term
+	VersionHorizon int      `yaml:"version_horizon,omitempty" json:"version_horizon,omitempty"` // stale_claim: minor versions behind the newest
+	StaleAfter     Duration `yaml:"stale_after,omitempty" json:"stale_after,omitempty"`         // stale_claim: age of a present-tense anchor
 }
 
 // AgentWrites values.

@@ -72,6 +72,7 @@ var Rules = []Rule{
 	{ID: CheckGap, Name: "KnowledgeGap", Severity: SeverityNote,
 		Short: "Agents asked a question the space could not answer.",
 		Help:  "pt records questions answered with sufficient: false or low coverage (pt gaps). Write or ingest the page that answers it; the finding resolves once the question is no longer recorded. kb.yaml gaps.lint turns these findings on."},
+	ruleContradiction, ruleStale, ruleMissingConcept, ruleMerge, ruleLesson,
 }
 
 func ruleOf(check string) (Rule, int) {

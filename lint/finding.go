@@ -40,6 +40,21 @@ type Finding struct {
 	// ResolvedAt is when a run first no longer saw the finding; resolved
 	// rows are dropped once it is older than the retention.
 	ResolvedAt time.Time `json:"resolved_at,omitzero"`
+	// Evidence cites what a curation finding rests on: each page, line
+	// and revision, and the value or sentence read there.
+	Evidence []Evidence `json:"evidence,omitempty"`
+	// Reason is a model's reason for confirming a curation finding.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Evidence is one place a finding rests on, pinned to the blob it was
+// read at.
+type Evidence struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line,omitempty"`
+	Revision string `json:"revision"`
+	Value    string `json:"value,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 // Open reports whether the finding still needs attention.

@@ -225,7 +225,7 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 		}
 	}
 	r.withGaps(s, prev, now)
-	merged, ch := Merge(prev, r.findings, now, retention)
+	merged, ch := mergeOwned(prev, r.findings, now, retention, lintOwns)
 	rep.Findings, rep.Change = merged, ch
 	old, _, err := s.ReadFile(ctx, head, FindingsPath)
 	if err != nil && !errors.Is(err, wiki.ErrNotFound) {

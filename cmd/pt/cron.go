@@ -33,7 +33,7 @@ var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | 
 var cronAuthor = wiki.Author{Name: "pt cron", Kind: content.AuthorAgent}
 
 func newCronCmd(e *env) *cobra.Command {
-	var lintSpec, reapSpec, syncSpec string
+	var lintSpec, reapSpec, syncSpec, curateSpec string
 	var stopTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "cron",
@@ -55,7 +55,13 @@ func newCronCmd(e *env) *cobra.Command {
 			}
 			cfg := s.Config()
 			s.Close()
-			specs := cronSpecs{lint: lintSpec, reap: reapSpec, sync: syncSpec}
+			specs := cronSpecs{lint: lintSpec, reap: reapSpec, sync: syncSpec, curate: curateSpec}
+			if curateSpec == "" {
+				specs.curate = "off"
+				if cfg.Curate.Schedule != "" {
+					specs.curate, specs.curateFrom = cfg.Curate.Schedule, configPath(dir)+": curate.schedule"
+				}
+			}
 			if lintSpec == "" {
 				specs.lint = orDefault(cfg.Lint.Schedule)
 				if cfg.Lint.Schedule != "" {
@@ -82,6 +88,7 @@ func newCronCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&lintSpec, "lint", "", "lint schedule (default: kb.yaml lint.schedule, else @daily; 'off' to disable)")
 	cmd.Flags().StringVar(&reapSpec, "reap", "", "reap schedule (default: kb.yaml reap.schedule, else @daily; 'off' to disable)")
 	cmd.Flags().StringVar(&syncSpec, "sync", "", "sync schedule: pull and push the space's remote (default: "+defaultSyncSpec+" when kb.yaml names a remote, else off)")
+	cmd.Flags().StringVar(&curateSpec, "curate", "", "curate schedule (default: kb.yaml curate.schedule, else off)")
 	cmd.Flags().DurationVar(&stopTimeout, "stop-timeout", 30*time.Second, "how long to wait for a running job when stopping")
 	return cmd
 }
@@ -148,6 +155,12 @@ func runCron(ctx context.Context, e *env, dir string, specs cronSpecs, stopTimeo
 			notes = append(notes, "reap scheduled: "+reapSpec)
 		}
 	}
+	if specs.curate != "" && specs.curate != "off" {
+		if _, err := c.AddFunc(specs.curate, func() { cronCurate(jobCtx, logger, e, dir) }); err != nil {
+			return badSpec("--curate", specs.curateFrom, specs.curate, err)
+		}
+		notes = append(notes, "curate scheduled: "+specs.curate)
+	}
 	if specs.sync != "off" {
 		if _, err := c.AddFunc(specs.sync, func() { cronSync(jobCtx, logger, e, dir) }); err != nil {
 			return usageError{fmt.Errorf("--sync %q: %v", specs.sync, err)}
@@ -188,6 +201,26 @@ func cronLint(ctx context.Context, logger *log.Logger, e *env, dir string) {
 		return
 	}
 	logger.Print(rep.Summary())
+	if rep.Batch != nil && !rep.Batch.Unchanged {
+		pushAfterBatch(ctx, logger, s)
+	}
+}
+
+// cronCurate is one scheduled curation run, with the mechanical rules
+// alone: a scheduled run does not wait on a model.
+func cronCurate(ctx context.Context, logger *log.Logger, e *env, dir string) {
+	s, err := e.openAt(ctx, dir)
+	if err != nil {
+		logger.Printf("curate failed: %v", err)
+		return
+	}
+	defer s.Close()
+	rep, err := lint.Curate(ctx, s, lint.CurateOptions{Author: cronAuthor})
+	if err != nil {
+		logger.Printf("curate failed: %v", err)
+		return
+	}
+	logger.Printf("curate: %d pages (%d read), %d new, %d resolved", rep.Pages, rep.Read, rep.Change.Opened, rep.Change.Resolved)
 	if rep.Batch != nil && !rep.Batch.Unchanged {
 		pushAfterBatch(ctx, logger, s)
 	}

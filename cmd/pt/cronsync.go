@@ -15,7 +15,7 @@ const defaultSyncSpec = "@every 1m"
 // lintFrom and reapFrom name where a schedule was read when no flag gave it
 // (kb.yaml's lint.schedule), so that a bad one is reported where it can be
 // fixed; empty means the flag.
-type cronSpecs struct{ lint, reap, sync, lintFrom, reapFrom string }
+type cronSpecs struct{ lint, reap, sync, curate, lintFrom, reapFrom, curateFrom string }
 
 // cronSync is one scheduled sync: people's edits on the host come down, this
 // replica's batches go up.

@@ -1,12 +1,9 @@
 package model
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -110,76 +107,16 @@ DURABILITY: ephemeral    (status, plans, priorities, who works on what now)`
 // (transport, timeout, status, malformed or empty reply) is an error
 // wrapping ErrModel.
 func (m *Client) Compose(ctx context.Context, question string, hits []retrieve.Hit) (*Answer, error) {
-	timeout := m.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
 	var user strings.Builder
 	fmt.Fprintf(&user, "Question: %s\n\nExcerpts:\n", question)
 	for i, h := range hits {
 		fmt.Fprintf(&user, "\n[%d] %s (%s)\n%s\n", i+1, strings.Join(strings.Fields(h.Title), " "), h.Path, strings.TrimSpace(h.Excerpt))
 	}
-	req := map[string]any{
-		"messages": []map[string]string{
-			{"role": "system", "content": modelSystemPrompt},
-			{"role": "user", "content": user.String()},
-		},
-		"temperature": 0,
-	}
-	if m.Name != "" {
-		req["model"] = m.Name
-	}
-	body, err := json.Marshal(req)
+	text, err := m.chat(ctx, modelSystemPrompt, user.String())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrModel, err)
+		return nil, err
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.Endpoint(), bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrModel, err)
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if m.Key != "" {
-		hr.Header.Set("Authorization", "Bearer "+m.Key)
-	}
-	client := m.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(hr)
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: no answer within %s", ErrModel, timeout)
-		}
-		return nil, fmt.Errorf("%w: %w", ErrModel, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxModelResponse))
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: no answer within %s", ErrModel, timeout)
-		}
-		return nil, fmt.Errorf("%w: %w", ErrModel, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("%w: %s", ErrModel, resp.Status)
-	}
-	var out struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, fmt.Errorf("%w: reply is not a chat completion: %v", ErrModel, err)
-	}
-	if len(out.Choices) == 0 {
-		return nil, fmt.Errorf("%w: reply has no choices", ErrModel)
-	}
-	return parseModelAnswer(out.Choices[0].Message.Content, hits)
+	return parseModelAnswer(text, hits)
 }
 
 var (

@@ -1,0 +1,164 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/wiki"
+)
+
+// MinConceptPages is how many pages must use a term before a missing page
+// about it is reported, unless kb.yaml curate.min_pages says otherwise.
+const MinConceptPages = 4
+
+// maxConceptShare: a term on more than this share of the pages is the
+// space's own vocabulary (its product's name), not a concept that lacks a
+// page.
+const maxConceptShare = 0.3
+
+// missingConcepts reports terms that at least MinPages active pages use
+// and that no page title, heading, file name or spoke names.
+func (cs *curSpace) missingConcepts(emit func(Finding)) {
+	names := map[string]bool{}
+	addName := func(s string) {
+		ws := words(s)
+		for i := range ws {
+			for j := i + 1; j <= len(ws) && j <= i+5; j++ {
+				g := append([]string(nil), ws[i:j]...)
+				g[len(g)-1] = singular(g[len(g)-1])
+				names[strings.Join(g, " ")] = true
+			}
+		}
+	}
+	for _, p := range cs.all {
+		addName(p.f.Title)
+		addName(content.TitleFromPath(p.path))
+		addName(splitCamel(content.TitleFromPath(p.path)))
+		for _, h := range p.f.Headings {
+			addName(h)
+		}
+	}
+	type use struct {
+		display string
+		pages   []string
+	}
+	uses := map[string]*use{}
+	counted := 0
+	for _, p := range cs.pages {
+		if p.claimsCount() && !wiki.IsIndexPage(p.path) {
+			counted++
+		}
+	}
+	// Lower-case phrases count as terms when they hang together: most
+	// pages that use their rarest word use the phrase ("soak period"),
+	// which ordinary word pairs ("new contributor") do not.
+	wordPages := map[string]int{}
+	for _, p := range cs.pages {
+		if !p.claimsCount() || wiki.IsIndexPage(p.path) {
+			continue
+		}
+		for _, wc := range p.f.Bag {
+			wordPages[wc.W]++
+		}
+		for _, ph := range p.f.Phrases {
+			u := uses[ph]
+			if u == nil {
+				u = &use{display: ph}
+				uses[ph] = u
+			}
+			u.pages = append(u.pages, p.path)
+		}
+	}
+	keys := make([]string, 0, len(uses))
+	for k, u := range uses {
+		if families(u.pages, cs.byPath) < cs.opts.MinPages || float64(len(u.pages)) > maxConceptShare*float64(max(counted, 50)) || names[k] {
+			continue
+		}
+		if !cohesive(k, len(u.pages), wordPages) {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	keys = longest(keys, func(k string) int { return len(uses[k].pages) })
+	for _, k := range keys {
+		u := uses[k]
+		sort.Strings(u.pages)
+		ev := make([]Evidence, 0, 3)
+		for _, p := range u.pages[:min(3, len(u.pages))] {
+			ev = append(ev, Evidence{Path: p, Revision: cs.byPath[p].blob})
+		}
+		msg := fmt.Sprintf("%q is used by %d pages (%s) but no page title, heading or spoke names it", u.display, len(u.pages), strings.Join(u.pages[:min(3, len(u.pages))], ", "))
+		if len(u.pages) > 3 {
+			msg = strings.Replace(msg, ")", ", ...)", 1)
+		}
+		emit(Finding{Check: CheckMissingConcept, Path: wiki.HubPath, Target: k, Message: msg, Evidence: ev})
+	}
+}
+
+// splitCamel puts spaces into a CamelCase name (CodeReview → Code Review).
+func splitCamel(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && r >= 'A' && r <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// phraseCohesion is the share of the pages using a phrase's rarest word
+// that must use the phrase itself.
+const phraseCohesion = 0.8
+
+// cohesive reports whether a phrase is a term of its own: the pages that
+// use it are most of those that use its rarest word.
+func cohesive(phrase string, pages int, wordPages map[string]int) bool {
+	rarest := 0
+	for _, w := range strings.Fields(phrase) {
+		n := wordPages[singular(w)]
+		if n == 0 {
+			n = wordPages[w]
+		}
+		if rarest == 0 || n < rarest {
+			rarest = n
+		}
+	}
+	return rarest > 0 && float64(pages) >= phraseCohesion*float64(rarest)
+}
+
+// families counts pages, a dated family (yearly reports, meeting notes)
+// as one: a series repeating a phrase is one use of it.
+func families(paths []string, byPath map[string]*curPage) int {
+	seen := map[string]bool{}
+	for _, p := range paths {
+		k := p
+		if f := byPath[p].family; f != "" {
+			k = f
+		}
+		seen[k] = true
+	}
+	return len(seen)
+}
+
+// longest drops a phrase that a longer reported phrase holds on as many
+// pages ("maximal representation" inside "thus maximal representation").
+func longest(keys []string, pages func(string) int) []string {
+	var out []string
+	for _, k := range keys {
+		held := false
+		for _, o := range keys {
+			if o != k && pages(o) == pages(k) && strings.Contains(" "+o+" ", " "+k+" ") {
+				held = true
+				break
+			}
+		}
+		if !held {
+			out = append(out, k)
+		}
+	}
+	return out
+}
