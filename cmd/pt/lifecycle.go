@@ -64,41 +64,40 @@ func newRetractCmd(e *env) *cobra.Command {
 }
 
 func newObsoleteCmd(e *env) *cobra.Command {
-	r := ingest.Retirement{Status: content.StatusObsolete}
-	cmd := &cobra.Command{
-		Use:   "obsolete PAGE",
-		Short: "mark a page obsolete (it no longer applies, nothing replaces it), as one commit",
-		Long: "pt obsolete sets PAGE's status to obsolete, as one commit that pt revert undoes: what it\n" +
-			"says no longer applies and no page replaces it (use pt supersede when one does). A source's\n" +
-			"summary follows its source. The page stays in git and on the host; retrieval never returns\n" +
+	return statusCmd(e, content.StatusObsolete, "obsolete PAGE",
+		"mark a page obsolete (it no longer applies, nothing replaces it), as one commit",
+		"pt obsolete sets PAGE's status to obsolete, as one commit that pt revert undoes: what it\n"+
+			"says no longer applies and no page replaces it (use pt supersede when one does). A source's\n"+
+			"summary follows its source. The page stays in git and on the host; retrieval never returns\n"+
 			"it again, and lint flags active pages that still cite it. --reason goes in the commit.",
-		Args: argsN(1, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r.Old = args[0]
-			return e.retire(r)
-		},
-	}
-	cmd.Flags().StringVar(&r.Reason, "reason", "", "why it no longer applies (recorded in the commit)")
-	cmd.Flags().StringVar(&r.ApprovedBy, "approved-by", "", "who approved it (required)")
-	return cmd
+		"why it no longer applies (recorded in the commit)")
 }
 
 func newArchiveCmd(e *env) *cobra.Command {
-	r := ingest.Retirement{Status: content.StatusArchived}
-	cmd := &cobra.Command{
-		Use:   "archive PAGE",
-		Short: "archive a page, kept for the record only, as one commit",
-		Long: "pt archive sets PAGE's status to archived, as one commit that pt revert undoes: the last\n" +
-			"step of a page's life (active, superseded or obsolete before it), kept in git and on the\n" +
-			"host for the record. A source's summary follows its source. Retrieval never returns it,\n" +
+	return statusCmd(e, content.StatusArchived, "archive PAGE",
+		"archive a page, kept for the record only, as one commit",
+		"pt archive sets PAGE's status to archived, as one commit that pt revert undoes: the last\n"+
+			"step of a page's life (active, superseded or obsolete before it), kept in git and on the\n"+
+			"host for the record. A source's summary follows its source. Retrieval never returns it,\n"+
 			"and lint flags active pages that still cite it. A retracted page stays retracted.",
-		Args: argsN(1, 1),
+		"why it is archived (recorded in the commit)")
+}
+
+// statusCmd is a command that sets one page's status, with an optional
+// reason for the commit.
+func statusCmd(e *env, status, use, short, long, reasonUsage string) *cobra.Command {
+	r := ingest.Retirement{Status: status}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long:  long,
+		Args:  argsN(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r.Old = args[0]
 			return e.retire(r)
 		},
 	}
-	cmd.Flags().StringVar(&r.Reason, "reason", "", "why it is archived (recorded in the commit)")
+	cmd.Flags().StringVar(&r.Reason, "reason", "", reasonUsage)
 	cmd.Flags().StringVar(&r.ApprovedBy, "approved-by", "", "who approved it (required)")
 	return cmd
 }
