@@ -91,7 +91,7 @@ func Capture(ctx context.Context, s *wiki.Space, data []byte, opts CaptureOption
 			if f := secret.Scan([]byte(l.Text)); len(f) > 0 {
 				return nil, fmt.Errorf("capture %s: refusing secret (%s) in the lesson at line %d; nothing was proposed", name, f[0].Kind, l.Line)
 			}
-			d, why := ClassifyDurability(l.Text, l.Text)
+			d, why := classifyDurability(l.Text, l.Text)
 			l.Durability, l.Kept = string(d), d != Ephemeral
 			if !l.Kept {
 				l.Reason = "live state, never filed: " + why

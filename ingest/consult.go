@@ -107,15 +107,15 @@ type Verdict struct {
 // few, not a document: an answer beyond MaxAnswerBytes is a paste, and is
 // refused rather than filed.
 const (
-	MaxQuestionBytes = 1 << 10
+	maxQuestionBytes = 1 << 10
 	MaxAnswerBytes   = model.MaxAnswerBytes
 )
 
 // ErrBadConsult is wrapped by every refusal of a consult's input.
 var ErrBadConsult = errors.New("bad consult")
 
-// SynthesisDir is where filed answers live (DESIGN.md §2).
-const SynthesisDir = "synthesis/"
+// synthesisDir is where filed answers live (DESIGN.md §2).
+const synthesisDir = "synthesis/"
 
 // FileBack answers a consult and runs the file-back gates on it; when every
 // gate passes, it writes the answer as a synthesis page in one file-back
@@ -210,8 +210,8 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 		return nil, bad("empty question")
 	case !utf8.ValidString(c.Question) || strings.ContainsRune(c.Question, 0):
 		return nil, bad("question is not UTF-8 text")
-	case len(q) > MaxQuestionBytes:
-		return nil, bad("question of %d bytes, limit %d", len(q), MaxQuestionBytes)
+	case len(q) > maxQuestionBytes:
+		return nil, bad("question of %d bytes, limit %d", len(q), maxQuestionBytes)
 	case len(c.Answer) > MaxAnswerBytes:
 		return nil, bad("answer of %d bytes, limit %d: file a summary, or ingest the text as a source", len(c.Answer), MaxAnswerBytes)
 	case !utf8.ValidString(c.Answer) || strings.ContainsRune(c.Answer, 0):
@@ -248,15 +248,15 @@ var ErrClock = errors.New("clock out of range")
 // git hosts and people misread (1900, 3000); it is refused rather than
 // written.
 var (
-	MinClock = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	MaxClock = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	minClock = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxClock = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// CheckClock refuses a time outside [MinClock, MaxClock).
+// CheckClock refuses a time outside [minClock, maxClock).
 func CheckClock(t time.Time) error {
-	if t.Before(MinClock) || !t.Before(MaxClock) {
+	if t.Before(minClock) || !t.Before(maxClock) {
 		return fmt.Errorf("%w: %s is not between %s and %s", ErrClock, t.UTC().Format(time.RFC3339),
-			MinClock.Format(time.DateOnly), MaxClock.Format(time.DateOnly))
+			minClock.Format(time.DateOnly), maxClock.Format(time.DateOnly))
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 // Package ingest adds knowledge to a space: a source ingested by a person or
 // an agent (Ingest), an existing corpus migrated in one batch (Import), and
-// the pieces every write path shares: the secret gate (CheckSecrets) and
+// the pieces every write path shares: the secret gate (checkSecrets) and
 // the durability rules of file-back. The extractive summarizer lives in
 // internal/summary and the similarity sketches of the file-back gates in
 // internal/sketch.

@@ -41,12 +41,12 @@ func ParseDurability(s string) (Durability, error) {
 	return "", fmt.Errorf("unknown durability %q: want durable, time_bound or ephemeral", s)
 }
 
-// CombineDurability merges the caller's statement with the rule's verdict:
+// combineDurability merges the caller's statement with the rule's verdict:
 // the shorter-lived wins (ephemeral, then time_bound, then durable). A
 // caller can make an answer stricter than the rules but never looser, so an
 // agent cannot file live state by calling it durable. A zero or unknown
 // value is ignored; if both are, the result is the zero Durability.
-func CombineDurability(caller, rule Durability) Durability {
+func combineDurability(caller, rule Durability) Durability {
 	if durabilityRank(caller) >= durabilityRank(rule) {
 		if durabilityRank(caller) == 0 {
 			return ""
@@ -68,21 +68,21 @@ func durabilityRank(d Durability) int {
 	return 0
 }
 
-// ClassifyDurability classifies a consult by rule, with a short reason that
+// classifyDurability classifies a consult by rule, with a short reason that
 // names the cue found. It reads the question and the answer: live-state
 // cues first (durabilityRules marks each as read in the question, in the
 // answer's first sentence or in the whole answer), then time-bound ones;
 // anything else is durable. The question weighs more than the answer: "what
 // should I work on next" is live state whatever the answer says, while an
 // answer that mentions "today" may still explain how things work.
-func ClassifyDurability(question, answer string) (Durability, string) {
-	return ClassifyDurabilityAt(question, answer, time.Time{})
+func classifyDurability(question, answer string) (Durability, string) {
+	return classifyDurabilityAt(question, answer, time.Time{})
 }
 
-// ClassifyDurabilityAt is ClassifyDurability as of now: a calendar date
+// classifyDurabilityAt is classifyDurability as of now: a calendar date
 // whose year is before now's is history, not a shelf life, so it makes
 // nothing time-bound. A zero now counts every date.
-func ClassifyDurabilityAt(question, answer string, now time.Time) (Durability, string) {
+func classifyDurabilityAt(question, answer string, now time.Time) (Durability, string) {
 	first := firstSentence(answer)
 	for _, r := range durabilityRules() {
 		if r.unless != nil && r.unless.MatchString(question) {

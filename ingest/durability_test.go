@@ -83,9 +83,9 @@ func TestClassifyDurability(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
-			got, reason := ClassifyDurabilityAt(tt.question, tt.answer, time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
+			got, reason := classifyDurabilityAt(tt.question, tt.answer, time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
 			if got != tt.want {
-				t.Errorf("ClassifyDurability(%q, %q) = %s (%s), want %s", tt.question, tt.answer, got, reason, tt.want)
+				t.Errorf("classifyDurability(%q, %q) = %s (%s), want %s", tt.question, tt.answer, got, reason, tt.want)
 			}
 			if !strings.HasPrefix(reason, string(got)+":") || strings.Contains(reason, "\n") {
 				t.Errorf("reason %q should be one line starting with %q", reason, got+":")
@@ -135,8 +135,8 @@ func TestCombineDurability(t *testing.T) {
 		{"", "", ""},
 	}
 	for _, tt := range tests {
-		if got := CombineDurability(tt.caller, tt.rule); got != tt.want {
-			t.Errorf("CombineDurability(%q, %q) = %q, want %q", tt.caller, tt.rule, got, tt.want)
+		if got := combineDurability(tt.caller, tt.rule); got != tt.want {
+			t.Errorf("combineDurability(%q, %q) = %q, want %q", tt.caller, tt.rule, got, tt.want)
 		}
 	}
 }

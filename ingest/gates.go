@@ -95,8 +95,8 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 
 	// (b) durability: the shortest-lived of the caller's, a model's and the
 	// rules' verdicts.
-	rule, why := ClassifyDurabilityAt(in.question, v.Answer, g.now)
-	d := CombineDurability(CombineDurability(in.durability, g.modelDurability), rule)
+	rule, why := classifyDurabilityAt(in.question, v.Answer, g.now)
+	d := combineDurability(combineDurability(in.durability, g.modelDurability), rule)
 	v.Durability = string(d)
 	if d == Ephemeral {
 		switch {
@@ -177,9 +177,9 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 			q = m.Title
 		}
 		filed := fmt.Sprintf("%s, filed %s", p.Path, m.Created.Format(time.DateOnly))
-		if o := questionOverlap(question, q); o >= DefaultSameQuestion {
+		if o := questionOverlap(question, q); o >= defaultSameQuestion {
 			return fmt.Sprintf("the same question was answered in %s (question overlap %.2f ≥ %.2f, window %s); a better answer replaces it by superseding it, not as a second page",
-				filed, o, DefaultSameQuestion, content.Duration(window)), nil
+				filed, o, defaultSameQuestion, content.Duration(window)), nil
 		}
 		shared := false
 		paths := []string{}
@@ -201,9 +201,9 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 			return "", err
 		}
 		o := overlap(gr.footprint(question+"\n"+answer), gr.footprint(q+"\n"+synthesisAnswer(p.Page.Body)))
-		if o >= DefaultSameGround {
+		if o >= defaultSameGround {
 			return fmt.Sprintf("the answer covers the same question as %s (grounded overlap %.2f ≥ %.2f on the pages both cite, window %s); a better answer replaces it by superseding it, not as a second page",
-				filed, o, DefaultSameGround, content.Duration(window)), nil
+				filed, o, defaultSameGround, content.Duration(window)), nil
 		}
 	}
 	return "", nil
@@ -385,17 +385,17 @@ func (g *gates) recentSyntheses(ctx context.Context, window time.Duration) ([]*w
 		return nil, err
 	} else if res != nil {
 		for _, h := range res.Results {
-			if h.Kind == content.KindSynthesis || strings.HasPrefix(h.Path, SynthesisDir) {
+			if h.Kind == content.KindSynthesis || strings.HasPrefix(h.Path, synthesisDir) {
 				add(h.Path)
 			}
 		}
 	}
 	if g.head != "" {
-		es, err := g.space.List(ctx, g.head, SynthesisDir)
+		es, err := g.space.List(ctx, g.head, synthesisDir)
 		if err != nil {
 			return nil, fmt.Errorf("consult: %w", err)
 		}
-		slug := SynthesisDir + content.Slug(g.question)
+		slug := synthesisDir + content.Slug(g.question)
 		var rest []string
 		for _, e := range es {
 			if !strings.HasSuffix(e.Path, ".md") {

@@ -96,7 +96,7 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	if strings.TrimSpace(dir) == "" {
 		return nil, errors.New("import: name the directory to import")
 	}
-	if err := CheckAppliesTo(ctx, s, opts.AppliesTo); err != nil {
+	if err := checkAppliesTo(ctx, s, opts.AppliesTo); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	abs, err := filepath.Abs(dir)
@@ -297,9 +297,9 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	d := &importDoc{corpusDoc: corpusDoc{rel: rel}, inPlace: inSpace != ""}
 	if d.inPlace {
 		d.source = path.Join(inSpace, rel)
-		d.summary = SummariesDir + strings.TrimPrefix(d.source, SourcesDir)
+		d.summary = summariesDir + strings.TrimPrefix(d.source, sourcesDir)
 	} else {
-		d.source, d.summary = SourcesDir+rel, SummariesDir+rel
+		d.source, d.summary = sourcesDir+rel, summariesDir+rel
 	}
 	if _, err := content.CleanPath(d.source); err != nil {
 		return nil, &badFile{err}
@@ -343,7 +343,7 @@ func unwrapIngest(rel string, err error) error {
 // skipInSpace reports whether a path inside the space is pt's own (hub,
 // spokes, log, summaries, config) and so never imported as a source.
 func skipInSpace(p string) bool {
-	return wiki.IsIndexPage(p) || wiki.IsIndexPage(strings.TrimSuffix(p, "/")) || strings.HasPrefix(p, SummariesDir) || p == "topics/" || p == "log/"
+	return wiki.IsIndexPage(p) || wiki.IsIndexPage(strings.TrimSuffix(p, "/")) || strings.HasPrefix(p, summariesDir) || p == "topics/" || p == "log/"
 }
 
 // linkCorpus finds the links between the corpus's files (for topics from

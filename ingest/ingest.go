@@ -14,8 +14,8 @@ import (
 
 // Layout of what ingest writes (DESIGN.md §2).
 const (
-	SourcesDir   = wiki.SourcesDir
-	SummariesDir = wiki.SummariesDir
+	sourcesDir   = wiki.SourcesDir
+	summariesDir = wiki.SummariesDir
 )
 
 // summarizer is the author of the summary pages pt derives: they are
@@ -47,7 +47,7 @@ func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error
 	if title == "" {
 		title = "revise " + strings.TrimSpace(src.Update)
 	}
-	if err := CheckAppliesTo(ctx, s, src.AppliesTo); err != nil {
+	if err := checkAppliesTo(ctx, s, src.AppliesTo); err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	b := wiki.Batch{Kind: wiki.KindIngest, Title: title, ApprovedBy: in.src.ApprovedBy, Author: src.Author, When: src.When, Propose: src.Propose}
@@ -99,10 +99,10 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 	if slug == "" {
 		slug = content.Slug(src.Title)
 	}
-	if _, err := content.CleanPath(SourcesDir + slug + ".md"); err != nil {
+	if _, err := content.CleanPath(sourcesDir + slug + ".md"); err != nil {
 		return nil, fmt.Errorf("ingest: slug: %w", err)
 	}
-	name := SourcesDir + slug + ".md"
+	name := sourcesDir + slug + ".md"
 	pg, err := checkText(name, src.Body, s.Config().SourceLimit())
 	if err != nil {
 		return nil, err
@@ -232,7 +232,7 @@ func (in *checked) place(ctx context.Context, tx *wiki.Tx) (*target, error) {
 		}
 	}
 	if o != nil && !in.slugGiven {
-		if pa := o.findByOrigin(ctx, tx, SourcesDir+in.slug+".md"); pa != nil {
+		if pa := o.findByOrigin(ctx, tx, sourcesDir+in.slug+".md"); pa != nil {
 			return revising(ctx, tx, pa), nil
 		}
 	}
@@ -241,7 +241,7 @@ func (in *checked) place(ctx context.Context, tx *wiki.Tx) (*target, error) {
 		if n > 1 {
 			slug = fmt.Sprintf("%s-%d", in.slug, n)
 		}
-		t := &target{src: SourcesDir + slug + ".md", sum: SummariesDir + slug + ".md"}
+		t := &target{src: sourcesDir + slug + ".md", sum: summariesDir + slug + ".md"}
 		pa, err := tx.ReadPage(ctx, t.src)
 		switch {
 		case errors.Is(err, wiki.ErrNotFound):
@@ -256,7 +256,7 @@ func (in *checked) place(ctx context.Context, tx *wiki.Tx) (*target, error) {
 		}
 		return revising(ctx, tx, pa), nil
 	}
-	return nil, fmt.Errorf("ingest %s: no free slug", SourcesDir+in.slug+".md")
+	return nil, fmt.Errorf("ingest %s: no free slug", sourcesDir+in.slug+".md")
 }
 
 // topics decides the pages' topics: the caller's, else the source's own

@@ -9,16 +9,16 @@ import (
 
 // Thresholds of the near-duplicate gate beyond wording (DESIGN.md §7).
 const (
-	// DefaultSameGround is the grounded overlap at or above which two
+	// defaultSameGround is the grounded overlap at or above which two
 	// consults that cite a page in common answer the same question. On the
 	// tuning half of the labelled consults the same questions asked and
 	// answered in other words scored 0.75 and up, and different questions
 	// on the same pages 0.47 and below; 0.60 sits in that gap.
-	DefaultSameGround = 0.60
-	// DefaultSameQuestion is the overlap of two questions' content words
+	defaultSameGround = 0.60
+	// defaultSameQuestion is the overlap of two questions' content words
 	// at or above which they are the same question, whatever the answers
 	// say. Different questions of the tuning half overlapped 0.36 at most.
-	DefaultSameQuestion = 0.70
+	defaultSameQuestion = 0.70
 )
 
 // A ground is the text of the pages two consults cite, cut into blocks

@@ -13,8 +13,8 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-// RetrosDir is where cycle-close retrospectives live (DESIGN.md §2).
-const RetrosDir = "retros/"
+// retrosDir is where cycle-close retrospectives live (DESIGN.md §2).
+const retrosDir = "retros/"
 
 // retroTopic lists every retrospective in one spoke.
 const retroTopic = "retrospectives"

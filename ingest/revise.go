@@ -40,7 +40,7 @@ func (in *checked) updateTarget(ctx context.Context, tx *wiki.Tx, op, name strin
 
 // revising is the target that revises the source page pa and its summary.
 func revising(ctx context.Context, tx *wiki.Tx, pa *wiki.PageAt) *target {
-	t := &target{src: pa.Path, sum: SummariesDir + strings.TrimPrefix(pa.Path, SourcesDir), prev: pa}
+	t := &target{src: pa.Path, sum: summariesDir + strings.TrimPrefix(pa.Path, sourcesDir), prev: pa}
 	t.readSummary(ctx, tx)
 	return t
 }

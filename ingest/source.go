@@ -114,7 +114,7 @@ func checkText(name string, data []byte, limit int64) (*content.Page, error) {
 	if len(bytes.TrimSpace(pg.Body)) == 0 {
 		return nil, fmt.Errorf("ingest %s: %w (no text after the frontmatter)", name, ErrEmpty)
 	}
-	if err := CheckSecrets(name, data); err != nil {
+	if err := checkSecrets(name, data); err != nil {
 		return nil, err
 	}
 	return pg, nil

@@ -24,9 +24,9 @@ const synthesisTopics = 3
 // that it is still listed in a spoke (and not an orphan).
 const fallbackTopic = "synthesis"
 
-// ErrCitationsGone is returned when every cited page vanished between the
+// errCitationsGone is returned when every cited page vanished between the
 // gates and the write (a concurrent batch deleted them).
-var ErrCitationsGone = errors.New("the cited pages were removed while the answer was being filed")
+var errCitationsGone = errors.New("the cited pages were removed while the answer was being filed")
 
 // fileSynthesis writes the answer as synthesis/<slug-of-question>.md in one
 // file-back batch, and completes v with the page, the batch and the commit.
@@ -95,7 +95,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		pinned = append(pinned, content.Ref{Path: r.path, Revision: pa.Revision})
 	}
 	if len(refs) == 0 {
-		return "", nil, fmt.Errorf("consult: %w", ErrCitationsGone)
+		return "", nil, fmt.Errorf("consult: %w", errCitationsGone)
 	}
 	p, err := freeSynthesisPath(ctx, tx, in.question)
 	if err != nil {
@@ -148,9 +148,9 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 func freeSynthesisPath(ctx context.Context, tx *wiki.Tx, question string) (string, error) {
 	slug := content.Slug(question)
 	for n := 1; n < 1000; n++ {
-		p := SynthesisDir + slug + ".md"
+		p := synthesisDir + slug + ".md"
 		if n > 1 {
-			p = fmt.Sprintf("%s%s-%d.md", SynthesisDir, slug, n)
+			p = fmt.Sprintf("%s%s-%d.md", synthesisDir, slug, n)
 		}
 		if _, err := content.CleanPath(p); err != nil {
 			return "", fmt.Errorf("consult: %w", err)
@@ -159,7 +159,7 @@ func freeSynthesisPath(ctx context.Context, tx *wiki.Tx, question string) (strin
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("consult %s%s.md: no free name", SynthesisDir, slug)
+	return "", fmt.Errorf("consult %s%s.md: no free name", synthesisDir, slug)
 }
 
 // synthesisBody is the question as a heading, the answer, and the cited
