@@ -24,8 +24,8 @@ import (
 // a few megabytes of JSONL.
 const MaxTranscriptBytes = 32 << 20
 
-// ErrBadTranscript is wrapped by every refusal of a transcript.
-var ErrBadTranscript = errors.New("bad transcript")
+// errBadTranscript is wrapped by every refusal of a transcript.
+var errBadTranscript = errors.New("bad transcript")
 
 // CaptureOptions says who captures and what to call the proposal.
 type CaptureOptions struct {
@@ -72,7 +72,7 @@ func Capture(ctx context.Context, s *wiki.Space, data []byte, opts CaptureOption
 		name = "-"
 	}
 	if len(data) > MaxTranscriptBytes {
-		return nil, fmt.Errorf("capture %s: %w: larger than %d MB", name, ErrBadTranscript, MaxTranscriptBytes>>20)
+		return nil, fmt.Errorf("capture %s: %w: larger than %d MB", name, errBadTranscript, MaxTranscriptBytes>>20)
 	}
 	texts, format, err := transcriptText(data)
 	if err != nil {
@@ -159,10 +159,10 @@ type lineText struct {
 func transcriptText(data []byte) ([]lineText, string, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) == 0 {
-		return nil, "", fmt.Errorf("%w: empty", ErrBadTranscript)
+		return nil, "", fmt.Errorf("%w: empty", errBadTranscript)
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, "", fmt.Errorf("%w: binary data, not a transcript", ErrBadTranscript)
+		return nil, "", fmt.Errorf("%w: binary data, not a transcript", errBadTranscript)
 	}
 	if trimmed[0] != '{' {
 		return []lineText{{line: 1, text: string(data)}}, "text", nil
@@ -177,7 +177,7 @@ func transcriptText(data []byte) ([]lineText, string, error) {
 		}
 		var v any
 		if err := json.Unmarshal(line, &v); err != nil {
-			return nil, "", fmt.Errorf("%w: line %d is not JSON (a JSONL transcript holds one JSON object a line)", ErrBadTranscript, n)
+			return nil, "", fmt.Errorf("%w: line %d is not JSON (a JSONL transcript holds one JSON object a line)", errBadTranscript, n)
 		}
 		var b strings.Builder
 		messageText(v, "", &b)
@@ -186,7 +186,7 @@ func transcriptText(data []byte) ([]lineText, string, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, "", fmt.Errorf("%w: %v", ErrBadTranscript, err)
+		return nil, "", fmt.Errorf("%w: %v", errBadTranscript, err)
 	}
 	return out, "jsonl", nil
 }

@@ -111,8 +111,8 @@ const (
 	MaxAnswerBytes   = model.MaxAnswerBytes
 )
 
-// ErrBadConsult is wrapped by every refusal of a consult's input.
-var ErrBadConsult = errors.New("bad consult")
+// errBadConsult is wrapped by every refusal of a consult's input.
+var errBadConsult = errors.New("bad consult")
 
 // synthesisDir is where filed answers live (DESIGN.md §2).
 const synthesisDir = "synthesis/"
@@ -202,7 +202,7 @@ type consultInput struct {
 // checkConsult refuses bad input before anything is read or written.
 func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("consult: %w: %s", ErrBadConsult, fmt.Sprintf(format, args...))
+		return fmt.Errorf("consult: %w: %s", errBadConsult, fmt.Sprintf(format, args...))
 	}
 	q := strings.Join(strings.Fields(c.Question), " ")
 	switch {
@@ -224,7 +224,7 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	}
 	d, err := ParseDurability(c.Durability)
 	if err != nil {
-		return nil, fmt.Errorf("consult: %w: %w", ErrBadConsult, err)
+		return nil, fmt.Errorf("consult: %w: %w", errBadConsult, err)
 	}
 	when, batchWhen := c.When, time.Time{}
 	if when.IsZero() {
@@ -239,9 +239,9 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	return &consultInput{Consult: c, question: q, answer: answer, durability: d, when: when, batchWhen: batchWhen}, nil
 }
 
-// ErrClock is wrapped when a clock (--now, a consult's When) is outside the
+// errClock is wrapped when a clock (--now, a consult's When) is outside the
 // years pt accepts.
-var ErrClock = errors.New("clock out of range")
+var errClock = errors.New("clock out of range")
 
 // The range of clocks pt accepts. A time outside it is a mistyped --now or
 // a broken system clock, and would write expiry dates and commit times that
@@ -255,7 +255,7 @@ var (
 // CheckClock refuses a time outside [minClock, maxClock).
 func CheckClock(t time.Time) error {
 	if t.Before(minClock) || !t.Before(maxClock) {
-		return fmt.Errorf("%w: %s is not between %s and %s", ErrClock, t.UTC().Format(time.RFC3339),
+		return fmt.Errorf("%w: %s is not between %s and %s", errClock, t.UTC().Format(time.RFC3339),
 			minClock.Format(time.DateOnly), maxClock.Format(time.DateOnly))
 	}
 	return nil
@@ -387,7 +387,7 @@ func recordConsult(s *wiki.Space, head wiki.Rev, in *consultInput, v *Verdict) {
 	if err != nil {
 		return
 	}
-	p := ConsultLog(s)
+	p := consultLog(s)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
 	}

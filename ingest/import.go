@@ -53,8 +53,8 @@ type ImportResult struct {
 	Skipped        []wiki.Skipped `json:"skipped,omitempty"`
 }
 
-// ErrBadFile is wrapped by a strict import's error.
-var ErrBadFile = errors.New("bad file")
+// errBadFile is wrapped by a strict import's error.
+var errBadFile = errors.New("bad file")
 
 // importDoc is one file of the corpus on its way into the space.
 type importDoc struct {
@@ -274,7 +274,7 @@ func readCorpus(abs, inSpace string, limit int64, opts ImportOptions, res *Impor
 		switch {
 		case errors.As(o.err, &bad):
 			if opts.Strict {
-				return nil, fmt.Errorf("import %s: %w: %w", rels[i], ErrBadFile, bad.err)
+				return nil, fmt.Errorf("import %s: %w: %w", rels[i], errBadFile, bad.err)
 			}
 			res.Skipped = append(res.Skipped, wiki.Skipped{Path: rels[i], Reason: bad.err.Error()})
 		case o.err != nil:

@@ -67,7 +67,7 @@ func placeRetro(ctx context.Context, s *wiki.Space, rev wiki.Rev, cycle string) 
 		}
 		if !taken[p] {
 			if _, err := content.CleanPath(p); err != nil {
-				return retroPlace{}, fmt.Errorf("retro: %w: %w", ErrBadRetro, err)
+				return retroPlace{}, fmt.Errorf("retro: %w: %w", errBadRetro, err)
 			}
 			pl.page = p
 			return pl, nil

@@ -78,13 +78,13 @@ type Source struct {
 // Errors callers branch on; each is wrapped with the page path and, where
 // it has one, the line.
 var (
-	ErrNoApprover = errors.New("approved_by is required: name the person who approved this ingest")
-	ErrNoTitle    = errors.New("a title is required")
-	ErrEmpty      = errors.New("empty source")
-	ErrTooLarge   = errors.New("source too large")
+	errNoApprover = errors.New("approved_by is required: name the person who approved this ingest")
+	errNoTitle    = errors.New("a title is required")
+	errEmpty      = errors.New("empty source")
+	errTooLarge   = errors.New("source too large")
 	ErrBadKind    = errors.New("unknown source kind")
-	ErrRelated    = errors.New("related page")
-	ErrRevision   = errors.New("cannot revise")
+	errRelated    = errors.New("related page")
+	errRevision   = errors.New("cannot revise")
 )
 
 // checkKind returns the canonical source kind.
@@ -105,14 +105,14 @@ func checkKind(k string) (string, error) {
 // used in errors.
 func checkText(name string, data []byte, limit int64) (*content.Page, error) {
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("ingest %s: %w: %d bytes, limit %d (kb.yaml max_source_bytes)", name, ErrTooLarge, len(data), limit)
+		return nil, fmt.Errorf("ingest %s: %w: %d bytes, limit %d (kb.yaml max_source_bytes)", name, errTooLarge, len(data), limit)
 	}
 	pg, err := content.Parse(name, data)
 	if err != nil {
 		return nil, fmt.Errorf("ingest %w", err)
 	}
 	if len(bytes.TrimSpace(pg.Body)) == 0 {
-		return nil, fmt.Errorf("ingest %s: %w (no text after the frontmatter)", name, ErrEmpty)
+		return nil, fmt.Errorf("ingest %s: %w (no text after the frontmatter)", name, errEmpty)
 	}
 	if err := checkSecrets(name, data); err != nil {
 		return nil, err

@@ -205,7 +205,7 @@ func linkTarget(p string) string {
 // question or the answer says it holds until and now plus the space's TTL.
 func expiry(in *consultInput, v *Verdict, ttl time.Duration) time.Time {
 	exp := in.when.Add(ttl)
-	if t, ok := ExpiryFromText(in.question, v.Answer, in.when); ok && t.Before(exp) {
+	if t, ok := expiryFromText(in.question, v.Answer, in.when); ok && t.Before(exp) {
 		exp = t
 	}
 	return exp
