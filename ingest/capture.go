@@ -92,7 +92,7 @@ func Capture(ctx context.Context, s *wiki.Space, data []byte, opts CaptureOption
 				return nil, fmt.Errorf("capture %s: refusing secret (%s) in the lesson at line %d; nothing was proposed", name, f[0].Kind, l.Line)
 			}
 			d, why := classifyDurability(l.Text, l.Text)
-			l.Durability, l.Kept = string(d), d != Ephemeral
+			l.Durability, l.Kept = string(d), d != ephemeral
 			if !l.Kept {
 				l.Reason = "live state, never filed: " + why
 			}

@@ -193,7 +193,7 @@ type consultInput struct {
 	Consult
 	question   string
 	answer     string
-	durability Durability
+	durability durability
 	when       time.Time // the decision's time: expiry and the gates' recency
 	batchWhen  time.Time // the batch's time: zero (the space's clock) under --now
 	composer   string    // the model that composed the answer, when one did
@@ -222,7 +222,7 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	if err := CheckLine("consult", "asked_by", c.AskedBy); err != nil {
 		return nil, err
 	}
-	d, err := ParseDurability(c.Durability)
+	d, err := parseDurability(c.Durability)
 	if err != nil {
 		return nil, fmt.Errorf("consult: %w: %w", errBadConsult, err)
 	}
@@ -287,7 +287,7 @@ func (g *gates) answer(ctx context.Context, in *consultInput, v *Verdict) error 
 			if in.composer == "" {
 				in.composer = "model"
 			}
-			if d, err := ParseDurability(ma.Durability); err == nil {
+			if d, err := parseDurability(ma.Durability); err == nil {
 				g.modelDurability = d
 			}
 			for _, h := range ma.Cited {

@@ -6,37 +6,45 @@ import (
 	"time"
 )
 
-// Durability says how long a consult answer stays true, which decides
+// durability says how long a consult answer stays true, which decides
 // whether it may be filed back (DESIGN.md §7, gate 2): durable answers are
 // filed, time_bound ones are filed with an expiry, ephemeral ones never.
-type Durability string
+type durability string
 
 // The durabilities, spelled as they appear in frontmatter and on the CLI.
 const (
-	// Durable answers hold until someone changes the system: decisions,
+	// durable answers hold until someone changes the system: decisions,
 	// conventions, how things work, lessons, rationale.
-	Durable Durability = "durable"
-	// TimeBound answers are facts that hold for now but will change:
+	durable durability = "durable"
+	// timeBound answers are facts that hold for now but will change:
 	// current versions, supported ports, current tools and people,
 	// calendars, deadlines, temporary workarounds.
-	TimeBound Durability = "time_bound"
-	// Ephemeral answers are live state of work, which changes daily:
+	timeBound durability = "time_bound"
+	// ephemeral answers are live state of work, which changes daily:
 	// planning, priorities, status, blockers, who is on a rota or on call,
 	// pending approvals, what to do before a named day. They are stale by
 	// the time anyone reads them.
-	Ephemeral Durability = "ephemeral"
+	ephemeral durability = "ephemeral"
 )
 
-// ParseDurability reads the durability a caller stated (a CLI flag, an MCP
-// argument). It accepts "time-bound" and any case. An empty string means the
-// caller did not say and returns the zero Durability with no error.
-func ParseDurability(s string) (Durability, error) {
+// CheckDurability refuses a durability a caller stated (a CLI flag, an MCP
+// argument) that FileBack would refuse: one of durable, time_bound (or
+// time-bound) and ephemeral, in any case, or empty for unstated.
+func CheckDurability(s string) error {
+	_, err := parseDurability(s)
+	return err
+}
+
+// parseDurability reads the durability a caller stated. It accepts
+// "time-bound" and any case. An empty string means the caller did not say
+// and returns the zero durability with no error.
+func parseDurability(s string) (durability, error) {
 	w := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
-	switch Durability(w) {
+	switch durability(w) {
 	case "":
 		return "", nil
-	case Durable, TimeBound, Ephemeral:
-		return Durability(w), nil
+	case durable, timeBound, ephemeral:
+		return durability(w), nil
 	}
 	return "", fmt.Errorf("unknown durability %q: want durable, time_bound or ephemeral", s)
 }
@@ -45,8 +53,8 @@ func ParseDurability(s string) (Durability, error) {
 // the shorter-lived wins (ephemeral, then time_bound, then durable). A
 // caller can make an answer stricter than the rules but never looser, so an
 // agent cannot file live state by calling it durable. A zero or unknown
-// value is ignored; if both are, the result is the zero Durability.
-func combineDurability(caller, rule Durability) Durability {
+// value is ignored; if both are, the result is the zero durability.
+func combineDurability(caller, rule durability) durability {
 	if durabilityRank(caller) >= durabilityRank(rule) {
 		if durabilityRank(caller) == 0 {
 			return ""
@@ -56,13 +64,13 @@ func combineDurability(caller, rule Durability) Durability {
 	return rule
 }
 
-func durabilityRank(d Durability) int {
+func durabilityRank(d durability) int {
 	switch d {
-	case Ephemeral:
+	case ephemeral:
 		return 3
-	case TimeBound:
+	case timeBound:
 		return 2
-	case Durable:
+	case durable:
 		return 1
 	}
 	return 0
@@ -75,14 +83,14 @@ func durabilityRank(d Durability) int {
 // anything else is durable. The question weighs more than the answer: "what
 // should I work on next" is live state whatever the answer says, while an
 // answer that mentions "today" may still explain how things work.
-func classifyDurability(question, answer string) (Durability, string) {
+func classifyDurability(question, answer string) (durability, string) {
 	return classifyDurabilityAt(question, answer, time.Time{})
 }
 
 // classifyDurabilityAt is classifyDurability as of now: a calendar date
 // whose year is before now's is history, not a shelf life, so it makes
 // nothing time-bound. A zero now counts every date.
-func classifyDurabilityAt(question, answer string, now time.Time) (Durability, string) {
+func classifyDurabilityAt(question, answer string, now time.Time) (durability, string) {
 	first := firstSentence(answer)
 	for _, r := range durabilityRules() {
 		if r.unless != nil && r.unless.MatchString(question) {
@@ -102,12 +110,12 @@ func classifyDurabilityAt(question, answer string, now time.Time) (Durability, s
 		}
 	}
 	if d, ok := presentDate(question+"\n"+answer, now); ok {
-		return TimeBound, fmt.Sprintf("%s: a date anchors it (%q)", TimeBound, d)
+		return timeBound, fmt.Sprintf("%s: a date anchors it (%q)", timeBound, d)
 	}
 	if m := durableCue.FindString(question + "\n" + answer); m != "" {
-		return Durable, fmt.Sprintf("durable: decision, convention or explanation (%q), no time or status cue", strings.TrimSpace(m))
+		return durable, fmt.Sprintf("durable: decision, convention or explanation (%q), no time or status cue", strings.TrimSpace(m))
 	}
-	return Durable, "durable: no time or status cue"
+	return durable, "durable: no time or status cue"
 }
 
 // firstSentence is the answer up to its first full stop, question mark,

@@ -28,7 +28,7 @@ type gates struct {
 
 	res             *retrieve.Result // retrieval for the question; nil until retrieved
 	cited           []string         // citations as given or gathered, unchecked
-	modelDurability Durability       // a model's verdict, when a model answered
+	modelDurability durability       // a model's verdict, when a model answered
 	refs            []citedPage      // citations that resolve to an active content page at head
 	bad             []string         // citations that do not, with why
 	// read are the cited pages that exist at head, active or not: the
@@ -98,10 +98,10 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 	rule, why := classifyDurabilityAt(in.question, v.Answer, g.now)
 	d := combineDurability(combineDurability(in.durability, g.modelDurability), rule)
 	v.Durability = string(d)
-	if d == Ephemeral {
+	if d == ephemeral {
 		switch {
-		case rule == Ephemeral:
-		case in.durability == Ephemeral:
+		case rule == ephemeral:
+		case in.durability == ephemeral:
 			why = "ephemeral: the caller said so"
 		default:
 			why = "ephemeral: the model said so"

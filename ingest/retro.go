@@ -210,7 +210,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 			Author:         content.Author{Kind: author.Kind, Name: author.Name},
 			Status:         content.StatusActive,
 			Classification: content.Unclassified,
-			Durability:     string(Durable),
+			Durability:     string(durable),
 			Provenance:     content.Provenance{Batch: tb.ID, ApprovedBy: b.ApprovedBy},
 			Created:        tb.When,
 			Updated:        tb.When,

@@ -123,7 +123,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		Created: b.When,
 		Updated: b.When,
 	}
-	if Durability(v.Durability) == TimeBound {
+	if durability(v.Durability) == timeBound {
 		meta.Expires = expiry(in, v, tx.Space().Config().TTLOrDefault()).Format(time.DateOnly)
 		v.Expires = meta.Expires
 	}
