@@ -22,8 +22,10 @@ const (
 	SourceOther        = "other"
 )
 
-// SourceKinds lists the accepted source kinds, for flag help and errors.
-var SourceKinds = []string{SourceMeetingNotes, SourceDecision, SourcePostmortem, SourceDoc, SourceChat, SourceOther}
+// SourceKinds returns the accepted source kinds, for flag help and errors.
+func SourceKinds() []string {
+	return []string{SourceMeetingNotes, SourceDecision, SourcePostmortem, SourceDoc, SourceChat, SourceOther}
+}
 
 // Source is one piece of knowledge to ingest: its text and what the caller
 // knows about it. Only Body, ApprovedBy and a title are required: Title,
@@ -37,7 +39,7 @@ type Source struct {
 	// Body is the source verbatim. It may start with its own YAML
 	// frontmatter, whose keys are kept on the source page.
 	Body []byte
-	// Kind is one of SourceKinds; "" means other.
+	// Kind is one of SourceKinds(); "" means other.
 	Kind string
 	// Summary is the caller's one-line summary; it wins over the extracted one.
 	Summary string
@@ -93,8 +95,8 @@ func checkKind(k string) (string, error) {
 	if k == "" {
 		return SourceOther, nil
 	}
-	if !slices.Contains(SourceKinds, k) {
-		return "", fmt.Errorf("%w %q (one of %s)", ErrBadKind, k, strings.Join(SourceKinds, ", "))
+	if !slices.Contains(SourceKinds(), k) {
+		return "", fmt.Errorf("%w %q (one of %s)", ErrBadKind, k, strings.Join(SourceKinds(), ", "))
 	}
 	return k, nil
 }
