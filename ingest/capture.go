@@ -17,6 +17,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/content/secret"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -91,8 +92,8 @@ func Capture(ctx context.Context, s *wiki.Space, data []byte, opts CaptureOption
 			if f := secret.Scan([]byte(l.Text)); len(f) > 0 {
 				return nil, fmt.Errorf("capture %s: refusing secret (%s) in the lesson at line %d; nothing was proposed", name, f[0].Kind, l.Line)
 			}
-			d, why := classifyDurability(l.Text, l.Text)
-			l.Durability, l.Kept = string(d), d != ephemeral
+			d, why := durability.Classify(l.Text, l.Text)
+			l.Durability, l.Kept = string(d), d != durability.Ephemeral
 			if !l.Kept {
 				l.Reason = "live state, never filed: " + why
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/content/secret"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/ingest/internal/model"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -193,7 +194,7 @@ type consultInput struct {
 	Consult
 	question   string
 	answer     string
-	durability durability
+	durability durability.Kind
 	when       time.Time // the decision's time: expiry and the gates' recency
 	batchWhen  time.Time // the batch's time: zero (the space's clock) under --now
 	composer   string    // the model that composed the answer, when one did
@@ -222,7 +223,7 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	if err := CheckLine("consult", "asked_by", c.AskedBy); err != nil {
 		return nil, err
 	}
-	d, err := parseDurability(c.Durability)
+	d, err := durability.Parse(c.Durability)
 	if err != nil {
 		return nil, fmt.Errorf("consult: %w: %w", errBadConsult, err)
 	}
@@ -287,7 +288,7 @@ func (g *gates) answer(ctx context.Context, in *consultInput, v *Verdict) error 
 			if in.composer == "" {
 				in.composer = "model"
 			}
-			if d, err := parseDurability(ma.Durability); err == nil {
+			if d, err := durability.Parse(ma.Durability); err == nil {
 				g.modelDurability = d
 			}
 			for _, h := range ma.Cited {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/ingest/internal/sketch"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -28,7 +29,7 @@ type gates struct {
 
 	res             *retrieve.Result // retrieval for the question; nil until retrieved
 	cited           []string         // citations as given or gathered, unchecked
-	modelDurability durability       // a model's verdict, when a model answered
+	modelDurability durability.Kind  // a model's verdict, when a model answered
 	refs            []citedPage      // citations that resolve to an active content page at head
 	bad             []string         // citations that do not, with why
 	// read are the cited pages that exist at head, active or not: the
@@ -95,13 +96,13 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 
 	// (b) durability: the shortest-lived of the caller's, a model's and the
 	// rules' verdicts.
-	rule, why := classifyDurabilityAt(in.question, v.Answer, g.now)
-	d := combineDurability(combineDurability(in.durability, g.modelDurability), rule)
+	rule, why := durability.ClassifyAt(in.question, v.Answer, g.now)
+	d := durability.Combine(durability.Combine(in.durability, g.modelDurability), rule)
 	v.Durability = string(d)
-	if d == ephemeral {
+	if d == durability.Ephemeral {
 		switch {
-		case rule == ephemeral:
-		case in.durability == ephemeral:
+		case rule == durability.Ephemeral:
+		case in.durability == durability.Ephemeral:
 			why = "ephemeral: the caller said so"
 		default:
 			why = "ephemeral: the model said so"

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -210,7 +211,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 			Author:         content.Author{Kind: author.Kind, Name: author.Name},
 			Status:         content.StatusActive,
 			Classification: content.Unclassified,
-			Durability:     string(durable),
+			Durability:     string(durability.Durable),
 			Provenance:     content.Provenance{Batch: tb.ID, ApprovedBy: b.ApprovedBy},
 			Created:        tb.When,
 			Updated:        tb.When,

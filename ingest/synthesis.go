@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -123,7 +124,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		Created: b.When,
 		Updated: b.When,
 	}
-	if durability(v.Durability) == timeBound {
+	if durability.Kind(v.Durability) == durability.TimeBound {
 		meta.Expires = expiry(in, v, tx.Space().Config().TTLOrDefault()).Format(time.DateOnly)
 		v.Expires = meta.Expires
 	}
@@ -205,7 +206,7 @@ func linkTarget(p string) string {
 // question or the answer says it holds until and now plus the space's TTL.
 func expiry(in *consultInput, v *Verdict, ttl time.Duration) time.Time {
 	exp := in.when.Add(ttl)
-	if t, ok := expiryFromText(in.question, v.Answer, in.when); ok && t.Before(exp) {
+	if t, ok := durability.Expiry(in.question, v.Answer, in.when); ok && t.Before(exp) {
 		exp = t
 	}
 	return exp
