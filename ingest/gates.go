@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest/internal/durability"
+	"github.com/ptwiki/pt/ingest/internal/neardup"
 	"github.com/ptwiki/pt/ingest/internal/sketch"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -178,9 +179,9 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 			q = m.Title
 		}
 		filed := fmt.Sprintf("%s, filed %s", p.Path, m.Created.Format(time.DateOnly))
-		if o := questionOverlap(question, q); o >= defaultSameQuestion {
+		if o := neardup.QuestionOverlap(question, q); o >= neardup.SameQuestion {
 			return fmt.Sprintf("the same question was answered in %s (question overlap %.2f ≥ %.2f, window %s); a better answer replaces it by superseding it, not as a second page",
-				filed, o, defaultSameQuestion, content.Duration(window)), nil
+				filed, o, neardup.SameQuestion, content.Duration(window)), nil
 		}
 		shared := false
 		paths := []string{}
@@ -201,10 +202,10 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 		if err != nil {
 			return "", err
 		}
-		o := overlap(gr.footprint(question+"\n"+answer), gr.footprint(q+"\n"+synthesisAnswer(p.Page.Body)))
-		if o >= defaultSameGround {
+		o := neardup.Overlap(gr.Footprint(question+"\n"+answer), gr.Footprint(q+"\n"+synthesisAnswer(p.Page.Body)))
+		if o >= neardup.SameGround {
 			return fmt.Sprintf("the answer covers the same question as %s (grounded overlap %.2f ≥ %.2f on the pages both cite, window %s); a better answer replaces it by superseding it, not as a second page",
-				filed, o, defaultSameGround, content.Duration(window)), nil
+				filed, o, neardup.SameGround, content.Duration(window)), nil
 		}
 	}
 	return "", nil
@@ -212,7 +213,7 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 
 // groundOf reads the pages at head (once per consult) as a ground; pages
 // gone or unreadable are left out.
-func (g *gates) groundOf(ctx context.Context, paths []string) (ground, error) {
+func (g *gates) groundOf(ctx context.Context, paths []string) (neardup.Ground, error) {
 	if g.bodies == nil {
 		g.bodies = map[string]string{}
 	}
@@ -231,7 +232,7 @@ func (g *gates) groundOf(ctx context.Context, paths []string) (ground, error) {
 		}
 		bodies = append(bodies, b)
 	}
-	return groundOf(bodies), nil
+	return neardup.GroundOf(bodies), nil
 }
 
 // resolve checks every citation: a safe path to a page that exists at head,
