@@ -15,6 +15,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest/internal/summary"
+	"github.com/ptwiki/pt/ingest/internal/taxonomy"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -191,7 +192,7 @@ func (c *importer) prepare(ctx context.Context, head wiki.Rev, b wiki.Batch, res
 	if err != nil {
 		return err
 	}
-	tax, err := loadTaxonomy(ctx, c.s, head)
+	tax, err := taxonomy.Load(ctx, c.s, head)
 	if err != nil {
 		return err
 	}

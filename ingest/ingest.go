@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest/internal/summary"
+	"github.com/ptwiki/pt/ingest/internal/taxonomy"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -273,11 +274,11 @@ func (in *checked) topics(ctx context.Context, tx *wiki.Tx, t *target) ([]string
 	if t.prev != nil && len(t.prev.Page.Meta.Topics) > 0 {
 		return t.prev.Page.Meta.Topics, nil // a revision stays where the space put it
 	}
-	tax, err := loadTaxonomy(ctx, tx.Space(), tx.Head())
+	tax, err := taxonomy.Load(ctx, tx.Space(), tx.Head())
 	if err != nil {
 		return nil, err
 	}
-	if ts := tax.match(in.title, in.page.Body); len(ts) > 0 {
+	if ts := tax.Match(in.title, in.page.Body); len(ts) > 0 {
 		return ts, nil
 	}
 	d := &corpusDoc{title: in.title, aliases: in.aliases, body: in.page.Body}
