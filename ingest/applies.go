@@ -8,12 +8,12 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-// CheckAppliesTo checks applies_to globs before anything is written: each
+// checkAppliesTo checks applies_to globs before anything is written: each
 // must be a relative glob of the code repository (content.CheckGlob), and
 // when the space lives in its code's repository each must match one of its
 // files, so that a typo does not scope a page to nothing. A space in a
 // repository of its own cannot tell, and takes any well-formed glob.
-func CheckAppliesTo(ctx context.Context, s *wiki.Space, globs []string) error {
+func checkAppliesTo(ctx context.Context, s *wiki.Space, globs []string) error {
 	if len(globs) == 0 {
 		return nil
 	}

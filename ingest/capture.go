@@ -17,6 +17,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/content/secret"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -24,8 +25,8 @@ import (
 // a few megabytes of JSONL.
 const MaxTranscriptBytes = 32 << 20
 
-// ErrBadTranscript is wrapped by every refusal of a transcript.
-var ErrBadTranscript = errors.New("bad transcript")
+// errBadTranscript is wrapped by every refusal of a transcript.
+var errBadTranscript = errors.New("bad transcript")
 
 // CaptureOptions says who captures and what to call the proposal.
 type CaptureOptions struct {
@@ -72,7 +73,7 @@ func Capture(ctx context.Context, s *wiki.Space, data []byte, opts CaptureOption
 		name = "-"
 	}
 	if len(data) > MaxTranscriptBytes {
-		return nil, fmt.Errorf("capture %s: %w: larger than %d MB", name, ErrBadTranscript, MaxTranscriptBytes>>20)
+		return nil, fmt.Errorf("capture %s: %w: larger than %d MB", name, errBadTranscript, MaxTranscriptBytes>>20)
 	}
 	texts, format, err := transcriptText(data)
 	if err != nil {
@@ -91,8 +92,8 @@ func Capture(ctx context.Context, s *wiki.Space, data []byte, opts CaptureOption
 			if f := secret.Scan([]byte(l.Text)); len(f) > 0 {
 				return nil, fmt.Errorf("capture %s: refusing secret (%s) in the lesson at line %d; nothing was proposed", name, f[0].Kind, l.Line)
 			}
-			d, why := ClassifyDurability(l.Text, l.Text)
-			l.Durability, l.Kept = string(d), d != Ephemeral
+			d, why := durability.Classify(l.Text, l.Text)
+			l.Durability, l.Kept = string(d), d != durability.Ephemeral
 			if !l.Kept {
 				l.Reason = "live state, never filed: " + why
 			}
@@ -159,10 +160,10 @@ type lineText struct {
 func transcriptText(data []byte) ([]lineText, string, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) == 0 {
-		return nil, "", fmt.Errorf("%w: empty", ErrBadTranscript)
+		return nil, "", fmt.Errorf("%w: empty", errBadTranscript)
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, "", fmt.Errorf("%w: binary data, not a transcript", ErrBadTranscript)
+		return nil, "", fmt.Errorf("%w: binary data, not a transcript", errBadTranscript)
 	}
 	if trimmed[0] != '{' {
 		return []lineText{{line: 1, text: string(data)}}, "text", nil
@@ -177,7 +178,7 @@ func transcriptText(data []byte) ([]lineText, string, error) {
 		}
 		var v any
 		if err := json.Unmarshal(line, &v); err != nil {
-			return nil, "", fmt.Errorf("%w: line %d is not JSON (a JSONL transcript holds one JSON object a line)", ErrBadTranscript, n)
+			return nil, "", fmt.Errorf("%w: line %d is not JSON (a JSONL transcript holds one JSON object a line)", errBadTranscript, n)
 		}
 		var b strings.Builder
 		messageText(v, "", &b)
@@ -186,7 +187,7 @@ func transcriptText(data []byte) ([]lineText, string, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, "", fmt.Errorf("%w: %v", ErrBadTranscript, err)
+		return nil, "", fmt.Errorf("%w: %v", errBadTranscript, err)
 	}
 	return out, "jsonl", nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/content/secret"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/ingest/internal/model"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -107,15 +108,15 @@ type Verdict struct {
 // few, not a document: an answer beyond MaxAnswerBytes is a paste, and is
 // refused rather than filed.
 const (
-	MaxQuestionBytes = 1 << 10
+	maxQuestionBytes = 1 << 10
 	MaxAnswerBytes   = model.MaxAnswerBytes
 )
 
-// ErrBadConsult is wrapped by every refusal of a consult's input.
-var ErrBadConsult = errors.New("bad consult")
+// errBadConsult is wrapped by every refusal of a consult's input.
+var errBadConsult = errors.New("bad consult")
 
-// SynthesisDir is where filed answers live (DESIGN.md §2).
-const SynthesisDir = "synthesis/"
+// synthesisDir is where filed answers live (DESIGN.md §2).
+const synthesisDir = "synthesis/"
 
 // FileBack answers a consult and runs the file-back gates on it; when every
 // gate passes, it writes the answer as a synthesis page in one file-back
@@ -193,7 +194,7 @@ type consultInput struct {
 	Consult
 	question   string
 	answer     string
-	durability Durability
+	durability durability.Kind
 	when       time.Time // the decision's time: expiry and the gates' recency
 	batchWhen  time.Time // the batch's time: zero (the space's clock) under --now
 	composer   string    // the model that composed the answer, when one did
@@ -202,7 +203,7 @@ type consultInput struct {
 // checkConsult refuses bad input before anything is read or written.
 func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("consult: %w: %s", ErrBadConsult, fmt.Sprintf(format, args...))
+		return fmt.Errorf("consult: %w: %s", errBadConsult, fmt.Sprintf(format, args...))
 	}
 	q := strings.Join(strings.Fields(c.Question), " ")
 	switch {
@@ -210,8 +211,8 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 		return nil, bad("empty question")
 	case !utf8.ValidString(c.Question) || strings.ContainsRune(c.Question, 0):
 		return nil, bad("question is not UTF-8 text")
-	case len(q) > MaxQuestionBytes:
-		return nil, bad("question of %d bytes, limit %d", len(q), MaxQuestionBytes)
+	case len(q) > maxQuestionBytes:
+		return nil, bad("question of %d bytes, limit %d", len(q), maxQuestionBytes)
 	case len(c.Answer) > MaxAnswerBytes:
 		return nil, bad("answer of %d bytes, limit %d: file a summary, or ingest the text as a source", len(c.Answer), MaxAnswerBytes)
 	case !utf8.ValidString(c.Answer) || strings.ContainsRune(c.Answer, 0):
@@ -222,9 +223,9 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	if err := CheckLine("consult", "asked_by", c.AskedBy); err != nil {
 		return nil, err
 	}
-	d, err := ParseDurability(c.Durability)
+	d, err := durability.Parse(c.Durability)
 	if err != nil {
-		return nil, fmt.Errorf("consult: %w: %w", ErrBadConsult, err)
+		return nil, fmt.Errorf("consult: %w: %w", errBadConsult, err)
 	}
 	when, batchWhen := c.When, time.Time{}
 	if when.IsZero() {
@@ -239,24 +240,24 @@ func checkConsult(c Consult, clock wiki.Clock) (*consultInput, error) {
 	return &consultInput{Consult: c, question: q, answer: answer, durability: d, when: when, batchWhen: batchWhen}, nil
 }
 
-// ErrClock is wrapped when a clock (--now, a consult's When) is outside the
+// errClock is wrapped when a clock (--now, a consult's When) is outside the
 // years pt accepts.
-var ErrClock = errors.New("clock out of range")
+var errClock = errors.New("clock out of range")
 
 // The range of clocks pt accepts. A time outside it is a mistyped --now or
 // a broken system clock, and would write expiry dates and commit times that
 // git hosts and people misread (1900, 3000); it is refused rather than
 // written.
 var (
-	MinClock = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	MaxClock = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	minClock = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxClock = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// CheckClock refuses a time outside [MinClock, MaxClock).
+// CheckClock refuses a time outside [minClock, maxClock).
 func CheckClock(t time.Time) error {
-	if t.Before(MinClock) || !t.Before(MaxClock) {
-		return fmt.Errorf("%w: %s is not between %s and %s", ErrClock, t.UTC().Format(time.RFC3339),
-			MinClock.Format(time.DateOnly), MaxClock.Format(time.DateOnly))
+	if t.Before(minClock) || !t.Before(maxClock) {
+		return fmt.Errorf("%w: %s is not between %s and %s", errClock, t.UTC().Format(time.RFC3339),
+			minClock.Format(time.DateOnly), maxClock.Format(time.DateOnly))
 	}
 	return nil
 }
@@ -287,7 +288,7 @@ func (g *gates) answer(ctx context.Context, in *consultInput, v *Verdict) error 
 			if in.composer == "" {
 				in.composer = "model"
 			}
-			if d, err := ParseDurability(ma.Durability); err == nil {
+			if d, err := durability.Parse(ma.Durability); err == nil {
 				g.modelDurability = d
 			}
 			for _, h := range ma.Cited {
@@ -387,7 +388,7 @@ func recordConsult(s *wiki.Space, head wiki.Rev, in *consultInput, v *Verdict) {
 	if err != nil {
 		return
 	}
-	p := ConsultLog(s)
+	p := consultLog(s)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
 	}

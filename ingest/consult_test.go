@@ -212,7 +212,7 @@ func TestFileBackFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rank := ingest.PageRank(res, want); rank == 0 || rank > 3 {
+	if rank := rankOf(res, want); rank == 0 || rank > 3 {
 		t.Errorf("synthesis ranked %d for a follow-up question; results %v", rank, paths(res))
 	}
 
@@ -227,6 +227,21 @@ func TestFileBackFiles(t *testing.T) {
 	if spoke := fbGit(t, dir, "show", "HEAD:topics/ledger.md"); strings.Contains(spoke, want) {
 		t.Errorf("after revert the spoke still lists the synthesis")
 	}
+}
+
+// rankOf is the 1-based rank of page p among res's distinct pages, 0 when
+// absent.
+func rankOf(res *retrieve.Result, p string) int {
+	seen := map[string]bool{}
+	for _, h := range res.Results {
+		if !seen[h.Path] {
+			seen[h.Path] = true
+			if h.Path == p {
+				return len(seen)
+			}
+		}
+	}
+	return 0
 }
 
 func paths(res *retrieve.Result) []string {
@@ -403,22 +418,21 @@ func TestFileBackBadInput(t *testing.T) {
 		name string
 		edit func(c *ingest.Consult)
 		want string
-		is   error
 	}{
-		{"empty question", func(c *ingest.Consult) { c.Question = " \n\t" }, "empty question", ingest.ErrBadConsult},
-		{"long question", func(c *ingest.Consult) { c.Question = strings.Repeat("why ", 400) }, "question of", ingest.ErrBadConsult},
-		{"blank answer", func(c *ingest.Consult) { c.Answer = "  \n \n" }, "empty answer", ingest.ErrBadConsult},
-		{"1 MB answer", func(c *ingest.Consult) { c.Answer = strings.Repeat("All writes carry keys. ", 1<<20/23+1) }, "answer of", ingest.ErrBadConsult},
-		{"binary answer", func(c *ingest.Consult) { c.Answer = "ok\x00no" }, "not UTF-8 text", ingest.ErrBadConsult},
-		{"unknown durability", func(c *ingest.Consult) { c.Durability = "forever" }, `unknown durability "forever"`, ingest.ErrBadConsult},
-		{"clock 1900", func(c *ingest.Consult) { c.When = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC) }, "1900-01-01T00:00:00Z is not between", ingest.ErrClock},
-		{"clock 3000", func(c *ingest.Consult) { c.When = time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC) }, "3000-01-01", ingest.ErrClock},
+		{"empty question", func(c *ingest.Consult) { c.Question = " \n\t" }, "bad consult: empty question"},
+		{"long question", func(c *ingest.Consult) { c.Question = strings.Repeat("why ", 400) }, "bad consult: question of"},
+		{"blank answer", func(c *ingest.Consult) { c.Answer = "  \n \n" }, "bad consult: empty answer"},
+		{"1 MB answer", func(c *ingest.Consult) { c.Answer = strings.Repeat("All writes carry keys. ", 1<<20/23+1) }, "bad consult: answer of"},
+		{"binary answer", func(c *ingest.Consult) { c.Answer = "ok\x00no" }, "not UTF-8 text"},
+		{"unknown durability", func(c *ingest.Consult) { c.Durability = "forever" }, `bad consult: unknown durability "forever"`},
+		{"clock 1900", func(c *ingest.Consult) { c.When = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC) }, "clock out of range: 1900-01-01T00:00:00Z is not between"},
+		{"clock 3000", func(c *ingest.Consult) { c.When = time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC) }, "clock out of range: 3000-01-01"},
 		{"secret in answer", func(c *ingest.Consult) { c.Answer += "\nUse key AKIAIOSFODNN7EXAMPLF to read the bucket." },
-			"consult: answer: refusing secret (AWS access key) at line 8", nil},
+			"consult: answer: refusing secret (AWS access key) at line 8"},
 		{"secret after blank lines", func(c *ingest.Consult) { c.Answer = "\r\n\nKeys:\r\nAKIAIOSFODNN7EXAMPLF\n" },
-			"consult: answer: refusing secret (AWS access key) at line 4", nil},
+			"consult: answer: refusing secret (AWS access key) at line 4"},
 		{"secret in question", func(c *ingest.Consult) { c.Question = "Who owns AKIAIOSFODNN7EXAMPLF?" },
-			"consult: question: refusing secret (AWS access key)", nil},
+			"consult: question: refusing secret (AWS access key)"},
 	}
 	before := fbState(t, dir)
 	for _, tc := range tests {
@@ -428,9 +442,6 @@ func TestFileBackBadInput(t *testing.T) {
 			v, err := ingest.FileBack(ctx, s, c)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("got %v (verdict %+v), want one line containing %q", err, v, tc.want)
-			}
-			if tc.is != nil && !errors.Is(err, tc.is) {
-				t.Errorf("%v is not %v", err, tc.is)
 			}
 			if se := (*ingest.SecretError)(nil); errors.As(err, &se) && strings.Contains(err.Error(), "ingest") {
 				t.Errorf("%v: a consult's error speaks of ingest", err)
@@ -501,7 +512,8 @@ func TestConsultLog(t *testing.T) {
 	if data != "" {
 		t.Errorf("consult log shows in git status: %s", data)
 	}
-	log := readFile(t, ingest.ConsultLog(s))
+	logPath := filepath.Join(s.StateDir(), "consults.jsonl")
+	log := readFile(t, logPath)
 	lines := strings.Split(strings.TrimSpace(log), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"verdict":"skipped","gate":"durability"`) || !strings.Contains(lines[1], `"verdict":"filed"`) {
 		t.Errorf("consult log:\n%s", log)
@@ -509,8 +521,8 @@ func TestConsultLog(t *testing.T) {
 	if strings.Contains(log, "dana") || strings.Contains(log, "after an outage?") {
 		t.Errorf("consult log holds the question:\n%s", log)
 	}
-	if !strings.HasPrefix(path.Clean(ingest.ConsultLog(s)), path.Clean(s.GitDir())) {
-		t.Errorf("consult log %s is not under %s", ingest.ConsultLog(s), s.GitDir())
+	if !strings.HasPrefix(path.Clean(logPath), path.Clean(s.GitDir())) {
+		t.Errorf("consult log %s is not under %s", logPath, s.GitDir())
 	}
 	rs, err := ingest.ReadConsultLog(s, time.Time{})
 	if err != nil || len(rs) != 2 {

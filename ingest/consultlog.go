@@ -29,17 +29,17 @@ type ConsultRecord struct {
 	ByKind  string `json:"by_kind,omitempty"` // human | agent
 }
 
-// ConsultLog is the local, never committed, append-only log of consult
+// consultLog is the local, never committed, append-only log of consult
 // verdicts under the space's state directory. A skipped consult writes
 // nothing to git by design, so this is the only trace of it: retrospectives
 // count skipped consults from it, per clone.
-func ConsultLog(s *wiki.Space) string { return filepath.Join(s.StateDir(), "consults.jsonl") }
+func consultLog(s *wiki.Space) string { return filepath.Join(s.StateDir(), "consults.jsonl") }
 
 // ReadConsultLog returns the consults of the local log made at or after
 // since (all when since is zero), oldest first. A missing log is empty; a
 // torn line (a crash mid-write) is skipped.
 func ReadConsultLog(s *wiki.Space, since time.Time) ([]ConsultRecord, error) {
-	f, err := os.Open(ConsultLog(s))
+	f, err := os.Open(consultLog(s))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

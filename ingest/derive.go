@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/taxonomy"
 )
 
 // Bounds of topics derived from a corpus.
@@ -53,14 +54,14 @@ type docLink struct {
 // section of an index page of the corpus that links to it, the vocabulary
 // of the topics found so far, the words of its subject (subjectTopics), and
 // last the corpus's own name (root).
-func deriveTopics(docs []*corpusDoc, tax *taxonomy, root string) {
+func deriveTopics(docs []*corpusDoc, tax *taxonomy.Set, root string) {
 	var rest []*corpusDoc
 	for _, d := range docs {
 		if len(d.topics) > 0 {
 			continue
 		}
 		if tax != nil {
-			d.topics = tax.match(d.names(), d.body)
+			d.topics = tax.Match(d.names(), d.body)
 		}
 		if len(d.topics) == 0 {
 			rest = append(rest, d)
@@ -71,16 +72,16 @@ func deriveTopics(docs []*corpusDoc, tax *taxonomy, root string) {
 	if len(rest) == 0 {
 		return
 	}
-	derived := newTaxonomy()
+	derived := taxonomy.New()
 	for _, d := range docs {
 		for _, t := range d.topics {
-			derived.topic(t).addVocab(d.names(), 1)
+			derived.Topic(t).AddVocab(d.names(), 1)
 		}
 	}
-	derived.finish()
+	derived.Finish()
 	var unnamed []*corpusDoc
 	for _, d := range rest {
-		d.topics = derived.match(d.names(), d.body)
+		d.topics = derived.Match(d.names(), d.body)
 		if len(d.topics) == 0 {
 			unnamed = append(unnamed, d)
 		}

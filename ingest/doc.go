@@ -1,9 +1,12 @@
 // Package ingest adds knowledge to a space: a source ingested by a person or
 // an agent (Ingest), an existing corpus migrated in one batch (Import), and
-// the pieces every write path shares: the secret gate (CheckSecrets) and
-// the durability rules of file-back. The extractive summarizer lives in
-// internal/summary and the similarity sketches of the file-back gates in
-// internal/sketch.
+// the pieces every write path shares: the secret gate (checkSecrets) and
+// the file-back gates. Ideas that are not ingest live in internal packages:
+// the extractive summarizer (internal/summary), the similarity sketches
+// (internal/sketch) and near-duplicate measures (internal/neardup) of the
+// gates, the durability rules (internal/durability), topic matching
+// against the space's taxonomy (internal/taxonomy) and the model client
+// (internal/model).
 //
 // Every write goes through wiki.Apply, so an ingest or an import is exactly
 // one commit that also carries the spokes, the hub and the log entry, and
@@ -13,8 +16,8 @@
 //
 // Topics come from the caller, else from the space's taxonomy (kb.yaml topic
 // hints and the existing spokes), else from the corpus itself (its folders,
-// the link graph of its index pages, its vocabulary); see taxonomy.go and
-// derive.go.
+// the link graph of its index pages, its vocabulary); see
+// internal/taxonomy and derive.go.
 //
 // Imports point one way: ingest may import content, wiki, lint and retrieve,
 // and nothing of mcp or cmd. It must not import go-git (only

@@ -40,7 +40,7 @@ func checkLines(op string, fields []lineField) error {
 // checkApprover is CheckLine for who approved a batch, which is mandatory.
 func checkApprover(op, name string) error {
 	if strings.TrimSpace(name) == "" {
-		return fmt.Errorf("%s: %w", op, ErrNoApprover)
+		return fmt.Errorf("%s: %w", op, errNoApprover)
 	}
 	return CheckLine(op, "approved_by", name)
 }

@@ -214,28 +214,3 @@ func TestFileBackSameQuestion(t *testing.T) {
 		})
 	}
 }
-
-func TestExpiryFromText(t *testing.T) {
-	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-	tests := []struct {
-		q, a, want string
-	}{
-		{"", "Pinned until 2026-12-10.", "2026-12-10"},
-		{"Who covers the pager until December 12, 2026?", "", "2026-12-12"},
-		{"", "The freeze lasts until 3 January.", "2027-01-03"},
-		{"", "Valid through March 3 2027, or until 2027-01-05, whichever comes first.", "2027-01-05"},
-		{"", "Decided on 2026-12-20 at the planning meeting.", ""},
-		{"", "The old cluster ran until 2025-06-30.", ""},
-		{"", "Until 31 February 2027 nothing changes.", ""},
-	}
-	for _, tc := range tests {
-		got, ok := ingest.ExpiryFromText(tc.q, tc.a, now)
-		s := ""
-		if ok {
-			s = got.Format(time.DateOnly)
-		}
-		if s != tc.want {
-			t.Errorf("ExpiryFromText(%q, %q) = %q, want %q", tc.q, tc.a, s, tc.want)
-		}
-	}
-}

@@ -8,19 +8,19 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-// LowCoverage is the coverage below which a sufficient answer still counts
+// lowCoverage is the coverage below which a sufficient answer still counts
 // as a gap: the excerpts hold less than half of what the question asks.
-const LowCoverage = 0.5
+const lowCoverage = 0.5
 
 // RecordGap records an answer the space could not give well (insufficient,
-// or covering less than LowCoverage of the question) in the space's local
+// or covering less than lowCoverage of the question) in the space's local
 // gap log, unless kb.yaml turns recording off. A question carrying a secret
 // is never recorded. Recording is a convenience: it never fails a query.
 func RecordGap(s *wiki.Space, res *retrieve.Result) {
 	if res == nil || !s.Config().RecordGaps() || strings.TrimSpace(res.Question) == "" {
 		return
 	}
-	if res.Sufficient && res.Trace.Coverage >= LowCoverage {
+	if res.Sufficient && res.Trace.Coverage >= lowCoverage {
 		return
 	}
 	if len(secret.Scan([]byte(res.Question))) > 0 {

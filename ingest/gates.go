@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/durability"
+	"github.com/ptwiki/pt/ingest/internal/neardup"
 	"github.com/ptwiki/pt/ingest/internal/sketch"
 	"github.com/ptwiki/pt/retrieve"
 	"github.com/ptwiki/pt/wiki"
@@ -28,7 +30,7 @@ type gates struct {
 
 	res             *retrieve.Result // retrieval for the question; nil until retrieved
 	cited           []string         // citations as given or gathered, unchecked
-	modelDurability Durability       // a model's verdict, when a model answered
+	modelDurability durability.Kind  // a model's verdict, when a model answered
 	refs            []citedPage      // citations that resolve to an active content page at head
 	bad             []string         // citations that do not, with why
 	// read are the cited pages that exist at head, active or not: the
@@ -95,13 +97,13 @@ func (g *gates) run(ctx context.Context, in *consultInput, v *Verdict) error {
 
 	// (b) durability: the shortest-lived of the caller's, a model's and the
 	// rules' verdicts.
-	rule, why := ClassifyDurabilityAt(in.question, v.Answer, g.now)
-	d := CombineDurability(CombineDurability(in.durability, g.modelDurability), rule)
+	rule, why := durability.ClassifyAt(in.question, v.Answer, g.now)
+	d := durability.Combine(durability.Combine(in.durability, g.modelDurability), rule)
 	v.Durability = string(d)
-	if d == Ephemeral {
+	if d == durability.Ephemeral {
 		switch {
-		case rule == Ephemeral:
-		case in.durability == Ephemeral:
+		case rule == durability.Ephemeral:
+		case in.durability == durability.Ephemeral:
 			why = "ephemeral: the caller said so"
 		default:
 			why = "ephemeral: the model said so"
@@ -177,9 +179,9 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 			q = m.Title
 		}
 		filed := fmt.Sprintf("%s, filed %s", p.Path, m.Created.Format(time.DateOnly))
-		if o := questionOverlap(question, q); o >= DefaultSameQuestion {
+		if o := neardup.QuestionOverlap(question, q); o >= neardup.SameQuestion {
 			return fmt.Sprintf("the same question was answered in %s (question overlap %.2f ≥ %.2f, window %s); a better answer replaces it by superseding it, not as a second page",
-				filed, o, DefaultSameQuestion, content.Duration(window)), nil
+				filed, o, neardup.SameQuestion, content.Duration(window)), nil
 		}
 		shared := false
 		paths := []string{}
@@ -200,10 +202,10 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 		if err != nil {
 			return "", err
 		}
-		o := overlap(gr.footprint(question+"\n"+answer), gr.footprint(q+"\n"+synthesisAnswer(p.Page.Body)))
-		if o >= DefaultSameGround {
+		o := neardup.Overlap(gr.Footprint(question+"\n"+answer), gr.Footprint(q+"\n"+synthesisAnswer(p.Page.Body)))
+		if o >= neardup.SameGround {
 			return fmt.Sprintf("the answer covers the same question as %s (grounded overlap %.2f ≥ %.2f on the pages both cite, window %s); a better answer replaces it by superseding it, not as a second page",
-				filed, o, DefaultSameGround, content.Duration(window)), nil
+				filed, o, neardup.SameGround, content.Duration(window)), nil
 		}
 	}
 	return "", nil
@@ -211,7 +213,7 @@ func (g *gates) sameQuestion(ctx context.Context, question, answer string, syns 
 
 // groundOf reads the pages at head (once per consult) as a ground; pages
 // gone or unreadable are left out.
-func (g *gates) groundOf(ctx context.Context, paths []string) (ground, error) {
+func (g *gates) groundOf(ctx context.Context, paths []string) (neardup.Ground, error) {
 	if g.bodies == nil {
 		g.bodies = map[string]string{}
 	}
@@ -230,7 +232,7 @@ func (g *gates) groundOf(ctx context.Context, paths []string) (ground, error) {
 		}
 		bodies = append(bodies, b)
 	}
-	return groundOf(bodies), nil
+	return neardup.GroundOf(bodies), nil
 }
 
 // resolve checks every citation: a safe path to a page that exists at head,
@@ -385,17 +387,17 @@ func (g *gates) recentSyntheses(ctx context.Context, window time.Duration) ([]*w
 		return nil, err
 	} else if res != nil {
 		for _, h := range res.Results {
-			if h.Kind == content.KindSynthesis || strings.HasPrefix(h.Path, SynthesisDir) {
+			if h.Kind == content.KindSynthesis || strings.HasPrefix(h.Path, synthesisDir) {
 				add(h.Path)
 			}
 		}
 	}
 	if g.head != "" {
-		es, err := g.space.List(ctx, g.head, SynthesisDir)
+		es, err := g.space.List(ctx, g.head, synthesisDir)
 		if err != nil {
 			return nil, fmt.Errorf("consult: %w", err)
 		}
-		slug := SynthesisDir + content.Slug(g.question)
+		slug := synthesisDir + content.Slug(g.question)
 		var rest []string
 		for _, e := range es {
 			if !strings.HasSuffix(e.Path, ".md") {

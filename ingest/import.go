@@ -15,6 +15,7 @@ import (
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/ingest/internal/summary"
+	"github.com/ptwiki/pt/ingest/internal/taxonomy"
 	"github.com/ptwiki/pt/wiki"
 )
 
@@ -53,8 +54,8 @@ type ImportResult struct {
 	Skipped        []wiki.Skipped `json:"skipped,omitempty"`
 }
 
-// ErrBadFile is wrapped by a strict import's error.
-var ErrBadFile = errors.New("bad file")
+// errBadFile is wrapped by a strict import's error.
+var errBadFile = errors.New("bad file")
 
 // importDoc is one file of the corpus on its way into the space.
 type importDoc struct {
@@ -96,7 +97,7 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	if strings.TrimSpace(dir) == "" {
 		return nil, errors.New("import: name the directory to import")
 	}
-	if err := CheckAppliesTo(ctx, s, opts.AppliesTo); err != nil {
+	if err := checkAppliesTo(ctx, s, opts.AppliesTo); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	abs, err := filepath.Abs(dir)
@@ -191,7 +192,7 @@ func (c *importer) prepare(ctx context.Context, head wiki.Rev, b wiki.Batch, res
 	if err != nil {
 		return err
 	}
-	tax, err := loadTaxonomy(ctx, c.s, head)
+	tax, err := taxonomy.Load(ctx, c.s, head)
 	if err != nil {
 		return err
 	}
@@ -274,7 +275,7 @@ func readCorpus(abs, inSpace string, limit int64, opts ImportOptions, res *Impor
 		switch {
 		case errors.As(o.err, &bad):
 			if opts.Strict {
-				return nil, fmt.Errorf("import %s: %w: %w", rels[i], ErrBadFile, bad.err)
+				return nil, fmt.Errorf("import %s: %w: %w", rels[i], errBadFile, bad.err)
 			}
 			res.Skipped = append(res.Skipped, wiki.Skipped{Path: rels[i], Reason: bad.err.Error()})
 		case o.err != nil:
@@ -297,9 +298,9 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	d := &importDoc{corpusDoc: corpusDoc{rel: rel}, inPlace: inSpace != ""}
 	if d.inPlace {
 		d.source = path.Join(inSpace, rel)
-		d.summary = SummariesDir + strings.TrimPrefix(d.source, SourcesDir)
+		d.summary = summariesDir + strings.TrimPrefix(d.source, sourcesDir)
 	} else {
-		d.source, d.summary = SourcesDir+rel, SummariesDir+rel
+		d.source, d.summary = sourcesDir+rel, summariesDir+rel
 	}
 	if _, err := content.CleanPath(d.source); err != nil {
 		return nil, &badFile{err}
@@ -343,7 +344,7 @@ func unwrapIngest(rel string, err error) error {
 // skipInSpace reports whether a path inside the space is pt's own (hub,
 // spokes, log, summaries, config) and so never imported as a source.
 func skipInSpace(p string) bool {
-	return wiki.IsIndexPage(p) || wiki.IsIndexPage(strings.TrimSuffix(p, "/")) || strings.HasPrefix(p, SummariesDir) || p == "topics/" || p == "log/"
+	return wiki.IsIndexPage(p) || wiki.IsIndexPage(strings.TrimSuffix(p, "/")) || strings.HasPrefix(p, summariesDir) || p == "topics/" || p == "log/"
 }
 
 // linkCorpus finds the links between the corpus's files (for topics from

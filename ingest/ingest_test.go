@@ -145,20 +145,20 @@ func TestIngestRefusesBadInput(t *testing.T) {
 		is     error
 		substr string
 	}{
-		{"no approver", func(s *ingest.Source) { s.ApprovedBy = " " }, ingest.ErrNoApprover, "approved_by"},
-		{"empty", func(s *ingest.Source) { s.Body = []byte(" \n\n") }, ingest.ErrEmpty, "sources/notes.md: empty source"},
-		{"frontmatter only", func(s *ingest.Source) { s.Body = []byte("---\ntitle: x\n---\n") }, ingest.ErrEmpty, "empty source"},
+		{"no approver", func(s *ingest.Source) { s.ApprovedBy = " " }, nil, "approved_by is required"},
+		{"empty", func(s *ingest.Source) { s.Body = []byte(" \n\n") }, nil, "sources/notes.md: empty source"},
+		{"frontmatter only", func(s *ingest.Source) { s.Body = []byte("---\ntitle: x\n---\n") }, nil, "empty source"},
 		{"binary", func(s *ingest.Source) { s.Body = []byte("line one\nline\x00two\n") }, content.ErrBinary, "sources/notes.md:2: binary"},
 		{"invalid utf-8", func(s *ingest.Source) { s.Body = []byte("ok\nok\nbad \xff\xfe\n") }, content.ErrInvalidUTF8, "sources/notes.md:3: invalid UTF-8"},
-		{"too large", func(s *ingest.Source) { s.Body = []byte(strings.Repeat("word ", 1000)) }, ingest.ErrTooLarge, "5000 bytes, limit 4096"},
+		{"too large", func(s *ingest.Source) { s.Body = []byte(strings.Repeat("word ", 1000)) }, nil, "source too large: 5000 bytes, limit 4096"},
 		{"malformed frontmatter", func(s *ingest.Source) { s.Body = []byte("---\ntitle: [unclosed\n---\nbody\n") }, nil, "sources/notes.md:"},
 		{"unclosed frontmatter", func(s *ingest.Source) { s.Body = []byte("---\ntitle: x\nbody\n") }, nil, "no closing ---"},
 		{"secret", func(s *ingest.Source) { s.Body = []byte("notes\nkey AKIAIOSFODNN7Q3MPLE2 here\n") }, nil, "refusing secret (AWS access key"},
 		{"bad kind", func(s *ingest.Source) { s.Kind = "memo" }, ingest.ErrBadKind, `"memo"`},
-		{"no title", func(s *ingest.Source) { s.Title = "" }, ingest.ErrNoTitle, "title"},
+		{"no title", func(s *ingest.Source) { s.Title = "" }, nil, "a title is required"},
 		{"related climbs out", func(s *ingest.Source) { s.Related = []string{"../x.md"} }, content.ErrUnsafePath, "climbs out"},
-		{"related missing", func(s *ingest.Source) { s.Related = []string{"pages/storage.md", "pages/nope.md"} }, ingest.ErrRelated, "pages/nope.md: not found"},
-		{"related spoke", func(s *ingest.Source) { s.Related = []string{"topics/storage.md"} }, ingest.ErrRelated, "generated"},
+		{"related missing", func(s *ingest.Source) { s.Related = []string{"pages/storage.md", "pages/nope.md"} }, nil, "related page pages/nope.md: not found"},
+		{"related spoke", func(s *ingest.Source) { s.Related = []string{"topics/storage.md"} }, nil, "related page topics/storage.md: generated"},
 		// The caller's one-line values reach frontmatter, spokes, log.md and
 		// the commit message: the secret gate covers them too.
 		{"secret in title", func(s *ingest.Source) { s.Title = "key AKIAIOSFODNN7Q3MPLE2" }, nil, "ingest: title: refusing secret (AWS access key"},

@@ -14,11 +14,11 @@ import (
 
 // Errors of the lifecycle batches that callers branch on.
 var (
-	ErrSelfSupersede = errors.New("a page cannot supersede itself")
-	ErrCycle         = errors.New("that would make a cycle of superseded pages")
-	ErrRetired       = errors.New("page is retired")
-	ErrNoReason      = errors.New("a reason is required: say what was wrong")
-	ErrNotPage       = errors.New("not a page of the space")
+	errSelfSupersede = errors.New("a page cannot supersede itself")
+	errCycle         = errors.New("that would make a cycle of superseded pages")
+	errRetired       = errors.New("page is retired")
+	errNoReason      = errors.New("a reason is required: say what was wrong")
+	errNotPage       = errors.New("not a page of the space")
 )
 
 // Retirement asks for one lifecycle batch: Old superseded by New (kind
@@ -164,7 +164,7 @@ func checkRetirement(r Retirement) (Retirement, error) {
 			return r, err
 		}
 		if r.New == r.Old {
-			return r, fmt.Errorf("supersede %s: %w", r.Old, ErrSelfSupersede)
+			return r, fmt.Errorf("supersede %s: %w", r.Old, errSelfSupersede)
 		}
 		return r, nil
 	}
@@ -172,7 +172,7 @@ func checkRetirement(r Retirement) (Retirement, error) {
 	switch r.status() {
 	case content.StatusRetracted:
 		if r.Reason == "" {
-			return r, fmt.Errorf("retract %s: %w", r.Old, ErrNoReason)
+			return r, fmt.Errorf("retract %s: %w", r.Old, errNoReason)
 		}
 	case content.StatusObsolete, content.StatusArchived:
 	default:
@@ -190,7 +190,7 @@ func retirePath(op, p string) (string, error) {
 		return "", fmt.Errorf("%s: %w", op, err)
 	}
 	if wiki.IsIndexPage(clean) || !strings.HasSuffix(clean, ".md") {
-		return "", fmt.Errorf("%s %s: %w (the hub, spokes and log are generated)", op, clean, ErrNotPage)
+		return "", fmt.Errorf("%s %s: %w (the hub, spokes and log are generated)", op, clean, errNotPage)
 	}
 	return clean, nil
 }
@@ -215,7 +215,7 @@ func planRetirement(ctx context.Context, read pageReader, r Retirement) (*Lifecy
 	}
 	if r.New == "" {
 		if old.Page.Meta.Status == content.StatusRetracted {
-			return nil, fmt.Errorf("retract %s: %w: already retracted (%s)", r.Old, ErrRetired, old.Page.Meta.Retraction)
+			return nil, fmt.Errorf("retract %s: %w: already retracted (%s)", r.Old, errRetired, old.Page.Meta.Retraction)
 		}
 		plan.retract(old, r.Reason)
 		if sum := summaryOf(ctx, read, old); sum != nil && sum.Page.Meta.Status != content.StatusRetracted {
@@ -263,7 +263,7 @@ func checkSupersede(ctx context.Context, read pageReader, old, succ *wiki.PageAt
 			break
 		}
 		if next == old.Path {
-			return fmt.Errorf("supersede %s by %s: %w (%s is superseded, by way of its successors, by %s)", old.Path, succ.Path, ErrCycle, succ.Path, old.Path)
+			return fmt.Errorf("supersede %s by %s: %w (%s is superseded, by way of its successors, by %s)", old.Path, succ.Path, errCycle, succ.Path, old.Path)
 		}
 		pa, err := read(ctx, next)
 		if err != nil {
@@ -273,13 +273,13 @@ func checkSupersede(ctx context.Context, read pageReader, old, succ *wiki.PageAt
 	}
 	switch {
 	case om.Status == content.StatusSuperseded:
-		return fmt.Errorf("supersede %s: %w: already superseded by %s", old.Path, ErrRetired, om.SupersededBy)
+		return fmt.Errorf("supersede %s: %w: already superseded by %s", old.Path, errRetired, om.SupersededBy)
 	case content.Retired(om.Status):
-		return fmt.Errorf("supersede %s: %w: it is %s", old.Path, ErrRetired, om.Status)
+		return fmt.Errorf("supersede %s: %w: it is %s", old.Path, errRetired, om.Status)
 	case sm.Status == content.StatusSuperseded:
-		return fmt.Errorf("supersede %s by %s: %w: the successor is itself superseded by %s; name that page", old.Path, succ.Path, ErrRetired, sm.SupersededBy)
+		return fmt.Errorf("supersede %s by %s: %w: the successor is itself superseded by %s; name that page", old.Path, succ.Path, errRetired, sm.SupersededBy)
 	case content.Retired(sm.Status):
-		return fmt.Errorf("supersede %s by %s: %w: the successor is %s", old.Path, succ.Path, ErrRetired, sm.Status)
+		return fmt.Errorf("supersede %s by %s: %w: the successor is %s", old.Path, succ.Path, errRetired, sm.Status)
 	}
 	return nil
 }
@@ -290,7 +290,7 @@ func summaryOf(ctx context.Context, read pageReader, src *wiki.PageAt) *wiki.Pag
 	if src.Page.Meta.Kind != content.KindSource {
 		return nil
 	}
-	pa, err := read(ctx, SummariesDir+strings.TrimPrefix(src.Path, SourcesDir))
+	pa, err := read(ctx, summariesDir+strings.TrimPrefix(src.Path, sourcesDir))
 	if err != nil || pa.Page.Meta.Kind != content.KindSummary {
 		return nil
 	}
@@ -308,11 +308,11 @@ func mayBecome(m content.Meta, to string) error {
 	from := statusOr(m.Status)
 	switch {
 	case from == to:
-		return fmt.Errorf("%w: already %s", ErrRetired, to)
+		return fmt.Errorf("%w: already %s", errRetired, to)
 	case from == content.StatusRetracted:
-		return fmt.Errorf("%w: it is retracted (%s)", ErrRetired, m.Retraction)
+		return fmt.Errorf("%w: it is retracted (%s)", errRetired, m.Retraction)
 	case to == content.StatusObsolete && (from == content.StatusArchived || from == content.StatusExpired):
-		return fmt.Errorf("%w: it is %s", ErrRetired, from)
+		return fmt.Errorf("%w: it is %s", errRetired, from)
 	}
 	return nil
 }

@@ -7,9 +7,6 @@ import "github.com/ptwiki/pt/ingest/internal/model"
 // ModelFromEnv.
 type Model = model.Client
 
-// ErrModel is wrapped by every failure of the model.
-var ErrModel = model.ErrModel
-
 // ModelFromEnv returns the model named by PT_LLM_URL (with PT_LLM_MODEL,
 // PT_LLM_KEY and PT_LLM_TIMEOUT) as getenv reads them, or nil when
 // PT_LLM_URL is unset.

@@ -46,7 +46,7 @@ func loadOrigins(ctx context.Context, s *wiki.Space, head wiki.Rev) (map[string]
 	}
 	if ix.Commit == "" || err != nil {
 		ix = originIndex{Origins: map[string]string{}}
-		changed, err = s.List(ctx, head, SourcesDir)
+		changed, err = s.List(ctx, head, sourcesDir)
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +78,7 @@ func changedSources(ctx context.Context, s *wiki.Space, from, to wiki.Rev) ([]wi
 	}
 	var out []wiki.Entry
 	for _, fc := range fcs {
-		if strings.HasPrefix(fc.Path, SourcesDir) {
+		if strings.HasPrefix(fc.Path, sourcesDir) {
 			out = append(out, wiki.Entry{Path: fc.Path, Blob: fc.To})
 		}
 	}

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/lint"
 	"github.com/ptwiki/pt/wiki"
 )
 
-// RetrosDir is where cycle-close retrospectives live (DESIGN.md §2).
-const RetrosDir = "retros/"
+// retrosDir is where cycle-close retrospectives live (DESIGN.md §2).
+const retrosDir = "retros/"
 
 // retroTopic lists every retrospective in one spoke.
 const retroTopic = "retrospectives"
@@ -77,8 +78,8 @@ type TopicCount struct {
 // busiestTopics bounds the topics a retrospective names.
 const busiestTopics = 5
 
-// ErrBadRetro is wrapped by every refusal of a retro request.
-var ErrBadRetro = errors.New("bad retro")
+// errBadRetro is wrapped by every refusal of a retro request.
+var errBadRetro = errors.New("bad retro")
 
 // Retro closes a cycle: it gathers the cycle's statistics (batches by kind,
 // pages added and changed, consults filed and skipped, lint findings opened
@@ -94,16 +95,16 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 	}
 	cycle := oneLine(r.Cycle)
 	if cycle == "" {
-		return nil, fmt.Errorf("retro: %w: name the cycle", ErrBadRetro)
+		return nil, fmt.Errorf("retro: %w: name the cycle", errBadRetro)
 	}
 	if strings.ContainsAny(cycle, `/\`) || strings.Contains(cycle, "..") {
-		return nil, fmt.Errorf("retro: %w: cycle name %q looks like a path; name it like 2026-11 or \"sprint 42\"", ErrBadRetro, cycle)
+		return nil, fmt.Errorf("retro: %w: cycle name %q looks like a path; name it like 2026-11 or \"sprint 42\"", errBadRetro, cycle)
 	}
 	if len(cycle) > 200 {
-		return nil, fmt.Errorf("retro: %w: cycle name of %d bytes, limit 200", ErrBadRetro, len(cycle))
+		return nil, fmt.Errorf("retro: %w: cycle name of %d bytes, limit 200", errBadRetro, len(cycle))
 	}
 	if !hasLetterOrDigit(cycle) {
-		return nil, fmt.Errorf("retro: %w: cycle name %q has no letter or digit to name its page by; name it like 2026-11 or \"sprint 42\"", ErrBadRetro, cycle)
+		return nil, fmt.Errorf("retro: %w: cycle name %q has no letter or digit to name its page by; name it like 2026-11 or \"sprint 42\"", errBadRetro, cycle)
 	}
 	// Now bounds the cycle; the batch is dated by the space's clock.
 	now, when := r.Now, time.Time{}
@@ -210,7 +211,7 @@ func Retro(ctx context.Context, s *wiki.Space, r RetroRequest) (*RetroResult, er
 			Author:         content.Author{Kind: author.Kind, Name: author.Name},
 			Status:         content.StatusActive,
 			Classification: content.Unclassified,
-			Durability:     string(Durable),
+			Durability:     string(durability.Durable),
 			Provenance:     content.Provenance{Batch: tb.ID, ApprovedBy: b.ApprovedBy},
 			Created:        tb.When,
 			Updated:        tb.When,
@@ -284,7 +285,7 @@ func between(hist []wiki.Commit, since, until wiki.Rev) ([]wiki.Commit, error) {
 			return hist[:i], nil
 		}
 	}
-	return nil, fmt.Errorf("%w: --since %s is not an ancestor of --until %s", ErrBadRetro, shortRev(string(since)), shortRev(string(until)))
+	return nil, fmt.Errorf("%w: --since %s is not an ancestor of --until %s", errBadRetro, shortRev(string(since)), shortRev(string(until)))
 }
 
 // cycleStats counts what the cycle's commits did.

@@ -32,8 +32,8 @@ type retroPlace struct {
 // placeRetro finds cycle's retrospective at rev, or the name a new one
 // takes.
 func placeRetro(ctx context.Context, s *wiki.Space, rev wiki.Rev, cycle string) (retroPlace, error) {
-	base := RetrosDir + content.Slug(cycle)
-	es, err := s.List(ctx, rev, RetrosDir)
+	base := retrosDir + content.Slug(cycle)
+	es, err := s.List(ctx, rev, retrosDir)
 	if err != nil {
 		return retroPlace{}, fmt.Errorf("retro: %w", err)
 	}
@@ -67,7 +67,7 @@ func placeRetro(ctx context.Context, s *wiki.Space, rev wiki.Rev, cycle string) 
 		}
 		if !taken[p] {
 			if _, err := content.CleanPath(p); err != nil {
-				return retroPlace{}, fmt.Errorf("retro: %w: %w", ErrBadRetro, err)
+				return retroPlace{}, fmt.Errorf("retro: %w: %w", errBadRetro, err)
 			}
 			pl.page = p
 			return pl, nil

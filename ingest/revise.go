@@ -29,18 +29,18 @@ func (in *checked) updateTarget(ctx context.Context, tx *wiki.Tx, op, name strin
 	pa, err := tx.ReadPage(ctx, p)
 	switch {
 	case errors.Is(err, wiki.ErrNotFound):
-		return nil, fmt.Errorf("%s %s: %w: no such page", op, p, ErrRevision)
+		return nil, fmt.Errorf("%s %s: %w: no such page", op, p, errRevision)
 	case err != nil:
 		return nil, fmt.Errorf("%s %s: %w", op, p, err)
 	case pa.Page.Meta.Kind != content.KindSource:
-		return nil, fmt.Errorf("%s %s: %w: it is no source (kind %q)", op, p, ErrRevision, pa.Page.Meta.Kind)
+		return nil, fmt.Errorf("%s %s: %w: it is no source (kind %q)", op, p, errRevision, pa.Page.Meta.Kind)
 	}
 	return revising(ctx, tx, pa), nil
 }
 
 // revising is the target that revises the source page pa and its summary.
 func revising(ctx context.Context, tx *wiki.Tx, pa *wiki.PageAt) *target {
-	t := &target{src: pa.Path, sum: SummariesDir + strings.TrimPrefix(pa.Path, SourcesDir), prev: pa}
+	t := &target{src: pa.Path, sum: summariesDir + strings.TrimPrefix(pa.Path, sourcesDir), prev: pa}
 	t.readSummary(ctx, tx)
 	return t
 }
@@ -58,11 +58,11 @@ func (in *checked) checkRevision(t *target) error {
 	m := t.prev.Page.Meta
 	switch {
 	case content.Retired(m.Status):
-		return fmt.Errorf("ingest %s: %w: it is %s; ingest the new text under another --slug and supersede it", t.src, ErrRevision, m.Status)
+		return fmt.Errorf("ingest %s: %w: it is %s; ingest the new text under another --slug and supersede it", t.src, errRevision, m.Status)
 	case in.kindGiven && m.SourceKind != "" && m.SourceKind != in.kind:
-		return fmt.Errorf("ingest %s: %w: it is a %s, not a %s (a revision keeps its kind; use another --slug for a new source)", t.src, ErrRevision, m.SourceKind, in.kind)
+		return fmt.Errorf("ingest %s: %w: it is a %s, not a %s (a revision keeps its kind; use another --slug for a new source)", t.src, errRevision, m.SourceKind, in.kind)
 	case in.src.Author.Kind == content.AuthorAgent && m.OwnedByHuman():
-		return fmt.Errorf("ingest %s: %w: a person owns it (%s); an agent may not rewrite it", t.src, ErrRevision, ownerName(m.Author))
+		return fmt.Errorf("ingest %s: %w: a person owns it (%s); an agent may not rewrite it", t.src, errRevision, ownerName(m.Author))
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/ptwiki/pt/content/secret"
 )
 
-// SecretError is returned by CheckSecrets when a text carries a secret. It is
+// SecretError is returned by checkSecrets when a text carries a secret. It is
 // a type (not a sentinel) because callers report the kind and the line to the
 // person who tried to write the page. The message never includes the secret.
 type SecretError struct {
@@ -38,14 +38,14 @@ func (e *SecretError) Error() string {
 	return fmt.Sprintf("%s %s: refusing secret (%s)%s", op, e.Path, e.Kind, at)
 }
 
-// CheckSecrets is the secret gate that every write path runs before anything
+// checkSecrets is the secret gate that every write path runs before anything
 // is written (DESIGN.md §5). It returns nil, or a *SecretError naming the
 // first finding of secret.Scan.
-func CheckSecrets(path string, text []byte) error {
+func checkSecrets(path string, text []byte) error {
 	return checkSecretsAs("ingest", path, text)
 }
 
-// checkSecretsAs is CheckSecrets for the operation op ("consult", "retro").
+// checkSecretsAs is checkSecrets for the operation op ("consult", "retro").
 func checkSecretsAs(op, path string, text []byte) error {
 	f := secret.Scan(text)
 	if len(f) == 0 {

@@ -18,10 +18,10 @@ import (
 var fakeAWSID = "AKIA" + "Z2QX7RTLM4KD9PWB"
 
 func TestCheckSecrets(t *testing.T) {
-	if err := CheckSecrets("sources/ok.md", []byte("nothing to see")); err != nil {
+	if err := checkSecrets("sources/ok.md", []byte("nothing to see")); err != nil {
 		t.Fatalf("clean text: %v", err)
 	}
-	err := CheckSecrets("sources/x.md", []byte("a\nb\naws_access_key_id = "+fakeAWSID+"\n"))
+	err := checkSecrets("sources/x.md", []byte("a\nb\naws_access_key_id = "+fakeAWSID+"\n"))
 	var se *SecretError
 	if !errors.As(err, &se) {
 		t.Fatalf("want *SecretError, got %v", err)

@@ -22,8 +22,10 @@ const (
 	SourceOther        = "other"
 )
 
-// SourceKinds lists the accepted source kinds, for flag help and errors.
-var SourceKinds = []string{SourceMeetingNotes, SourceDecision, SourcePostmortem, SourceDoc, SourceChat, SourceOther}
+// SourceKinds returns the accepted source kinds, for flag help and errors.
+func SourceKinds() []string {
+	return []string{SourceMeetingNotes, SourceDecision, SourcePostmortem, SourceDoc, SourceChat, SourceOther}
+}
 
 // Source is one piece of knowledge to ingest: its text and what the caller
 // knows about it. Only Body, ApprovedBy and a title are required: Title,
@@ -37,7 +39,7 @@ type Source struct {
 	// Body is the source verbatim. It may start with its own YAML
 	// frontmatter, whose keys are kept on the source page.
 	Body []byte
-	// Kind is one of SourceKinds; "" means other.
+	// Kind is one of SourceKinds(); "" means other.
 	Kind string
 	// Summary is the caller's one-line summary; it wins over the extracted one.
 	Summary string
@@ -78,13 +80,13 @@ type Source struct {
 // Errors callers branch on; each is wrapped with the page path and, where
 // it has one, the line.
 var (
-	ErrNoApprover = errors.New("approved_by is required: name the person who approved this ingest")
-	ErrNoTitle    = errors.New("a title is required")
-	ErrEmpty      = errors.New("empty source")
-	ErrTooLarge   = errors.New("source too large")
+	errNoApprover = errors.New("approved_by is required: name the person who approved this ingest")
+	errNoTitle    = errors.New("a title is required")
+	errEmpty      = errors.New("empty source")
+	errTooLarge   = errors.New("source too large")
 	ErrBadKind    = errors.New("unknown source kind")
-	ErrRelated    = errors.New("related page")
-	ErrRevision   = errors.New("cannot revise")
+	errRelated    = errors.New("related page")
+	errRevision   = errors.New("cannot revise")
 )
 
 // checkKind returns the canonical source kind.
@@ -93,8 +95,8 @@ func checkKind(k string) (string, error) {
 	if k == "" {
 		return SourceOther, nil
 	}
-	if !slices.Contains(SourceKinds, k) {
-		return "", fmt.Errorf("%w %q (one of %s)", ErrBadKind, k, strings.Join(SourceKinds, ", "))
+	if !slices.Contains(SourceKinds(), k) {
+		return "", fmt.Errorf("%w %q (one of %s)", ErrBadKind, k, strings.Join(SourceKinds(), ", "))
 	}
 	return k, nil
 }
@@ -105,16 +107,16 @@ func checkKind(k string) (string, error) {
 // used in errors.
 func checkText(name string, data []byte, limit int64) (*content.Page, error) {
 	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("ingest %s: %w: %d bytes, limit %d (kb.yaml max_source_bytes)", name, ErrTooLarge, len(data), limit)
+		return nil, fmt.Errorf("ingest %s: %w: %d bytes, limit %d (kb.yaml max_source_bytes)", name, errTooLarge, len(data), limit)
 	}
 	pg, err := content.Parse(name, data)
 	if err != nil {
 		return nil, fmt.Errorf("ingest %w", err)
 	}
 	if len(bytes.TrimSpace(pg.Body)) == 0 {
-		return nil, fmt.Errorf("ingest %s: %w (no text after the frontmatter)", name, ErrEmpty)
+		return nil, fmt.Errorf("ingest %s: %w (no text after the frontmatter)", name, errEmpty)
 	}
-	if err := CheckSecrets(name, data); err != nil {
+	if err := checkSecrets(name, data); err != nil {
 		return nil, err
 	}
 	return pg, nil

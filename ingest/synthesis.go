@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ptwiki/pt/content"
+	"github.com/ptwiki/pt/ingest/internal/durability"
 	"github.com/ptwiki/pt/ingest/internal/summary"
 	"github.com/ptwiki/pt/wiki"
 )
@@ -24,9 +25,9 @@ const synthesisTopics = 3
 // that it is still listed in a spoke (and not an orphan).
 const fallbackTopic = "synthesis"
 
-// ErrCitationsGone is returned when every cited page vanished between the
+// errCitationsGone is returned when every cited page vanished between the
 // gates and the write (a concurrent batch deleted them).
-var ErrCitationsGone = errors.New("the cited pages were removed while the answer was being filed")
+var errCitationsGone = errors.New("the cited pages were removed while the answer was being filed")
 
 // fileSynthesis writes the answer as synthesis/<slug-of-question>.md in one
 // file-back batch, and completes v with the page, the batch and the commit.
@@ -95,7 +96,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		pinned = append(pinned, content.Ref{Path: r.path, Revision: pa.Revision})
 	}
 	if len(refs) == 0 {
-		return "", nil, fmt.Errorf("consult: %w", ErrCitationsGone)
+		return "", nil, fmt.Errorf("consult: %w", errCitationsGone)
 	}
 	p, err := freeSynthesisPath(ctx, tx, in.question)
 	if err != nil {
@@ -123,7 +124,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 		Created: b.When,
 		Updated: b.When,
 	}
-	if Durability(v.Durability) == TimeBound {
+	if durability.Kind(v.Durability) == durability.TimeBound {
 		meta.Expires = expiry(in, v, tx.Space().Config().TTLOrDefault()).Format(time.DateOnly)
 		v.Expires = meta.Expires
 	}
@@ -148,9 +149,9 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 func freeSynthesisPath(ctx context.Context, tx *wiki.Tx, question string) (string, error) {
 	slug := content.Slug(question)
 	for n := 1; n < 1000; n++ {
-		p := SynthesisDir + slug + ".md"
+		p := synthesisDir + slug + ".md"
 		if n > 1 {
-			p = fmt.Sprintf("%s%s-%d.md", SynthesisDir, slug, n)
+			p = fmt.Sprintf("%s%s-%d.md", synthesisDir, slug, n)
 		}
 		if _, err := content.CleanPath(p); err != nil {
 			return "", fmt.Errorf("consult: %w", err)
@@ -159,7 +160,7 @@ func freeSynthesisPath(ctx context.Context, tx *wiki.Tx, question string) (strin
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("consult %s%s.md: no free name", SynthesisDir, slug)
+	return "", fmt.Errorf("consult %s%s.md: no free name", synthesisDir, slug)
 }
 
 // synthesisBody is the question as a heading, the answer, and the cited
@@ -205,7 +206,7 @@ func linkTarget(p string) string {
 // question or the answer says it holds until and now plus the space's TTL.
 func expiry(in *consultInput, v *Verdict, ttl time.Duration) time.Time {
 	exp := in.when.Add(ttl)
-	if t, ok := ExpiryFromText(in.question, v.Answer, in.when); ok && t.Before(exp) {
+	if t, ok := durability.Expiry(in.question, v.Answer, in.when); ok && t.Before(exp) {
 		exp = t
 	}
 	return exp

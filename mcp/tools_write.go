@@ -36,7 +36,7 @@ func (t *tools) addWrite(srv *sdk.Server) {
 		Name:        ToolIngest,
 		Description: "Add a source to the knowledge base as one commit: the source verbatim, its summary, links back from related pages, the topic spokes and the log. A source already there (same title, or update) is revised in place. Content carrying a secret is refused and nothing is written.",
 		Annotations: writes("Ingest a source", false, false),
-		InputSchema: inputSchema[IngestInput](map[string][]string{"kind": ingest.SourceKinds}),
+		InputSchema: inputSchema[IngestInput](map[string][]string{"kind": ingest.SourceKinds()}),
 	}, t.ingest)
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:         ToolRevert,

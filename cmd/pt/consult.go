@@ -35,7 +35,7 @@ A skipped consult writes nothing and still exits 0.`,
 			if strings.TrimSpace(args[0]) == "" {
 				return usageError{errors.New("consult: empty question")}
 			}
-			if _, err := ingest.ParseDurability(durability); err != nil {
+			if err := ingest.CheckDurability(durability); err != nil {
 				return usageError{fmt.Errorf("--durability: %w", err)}
 			}
 			if answerFile != "" {

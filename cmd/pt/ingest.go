@@ -73,7 +73,7 @@ func newIngestCmd(e *env) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&src.Title, "title", "", "the source's title (default: its frontmatter title, else its first # heading, else the file name)")
 	f.StringVar(&src.ApprovedBy, "approved-by", "", "who approved the ingest (required)")
-	f.StringVar(&src.Kind, "kind", "", "the source's kind: "+strings.Join(ingest.SourceKinds, ", ")+" (default other)")
+	f.StringVar(&src.Kind, "kind", "", "the source's kind: "+strings.Join(ingest.SourceKinds(), ", ")+" (default other)")
 	f.StringVar(&src.Summary, "summary", "", "a one-line summary (default: extracted from the text)")
 	f.StringArrayVar(&src.Topics, "topic", nil, "a topic of the source (repeatable; default: assigned from the space's taxonomy)")
 	f.StringArrayVar(&src.Related, "related", nil, "a page to link back to the new summary (repeatable)")

@@ -29,7 +29,7 @@ func contentKinds() []string {
 }
 
 // pageKinds is what pages --kind accepts.
-func pageKinds() []string { return append(contentKinds(), ingest.SourceKinds...) }
+func pageKinds() []string { return append(contentKinds(), ingest.SourceKinds()...) }
 
 // pageStatuses is what pages --status accepts: the lifecycle of DESIGN.md §3.
 func pageStatuses() []string {
@@ -44,7 +44,7 @@ func newPagesCmd(e *env) *cobra.Command {
 		Short: "list the space's pages: path, kind, status and title",
 		Long: "pages lists the content pages of the space at HEAD (not the hub, spokes or log), sorted by path.\n" +
 			"--kind matches a page's kind (" + strings.Join(contentKinds(), ", ") + ") or a source's\n" +
-			"kind (" + strings.Join(ingest.SourceKinds, ", ") + ").",
+			"kind (" + strings.Join(ingest.SourceKinds(), ", ") + ").",
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.Kind != "" && !slices.Contains(pageKinds(), strings.ToLower(f.Kind)) {

@@ -1,4 +1,4 @@
-package ingest
+package durability
 
 import (
 	"regexp"
@@ -18,7 +18,7 @@ const (
 // sentence of the answer, where a reply to "is X still Y" says whether it
 // is.
 type durabilityRule struct {
-	d      Durability
+	d      Kind
 	re     *regexp.Regexp
 	reason string
 	where  int

@@ -1,4 +1,4 @@
-package ingest
+package taxonomy
 
 import (
 	"encoding/json"

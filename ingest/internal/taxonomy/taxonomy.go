@@ -1,4 +1,8 @@
-package ingest
+// Package taxonomy matches a source to the topics a space already has when
+// its caller names none: kb.yaml's topic hints and the spokes under topics/,
+// each with the words that speak for it. It reads a space at a revision and
+// caches each spoke's words by blob id in the space's state directory.
+package taxonomy
 
 import (
 	"context"
@@ -11,28 +15,28 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-// taxonomy is the set of topics a source may be assigned to when its caller
+// Set is the set of topics a source may be assigned to when its caller
 // names none: the space's kb.yaml topic hints and its existing spokes, each
 // with the words that speak for it.
-type taxonomy struct {
-	topics []*topicTerms
-	bySlug map[string]*topicTerms
-	// terms is built by finish: for each word, its idf and the topics
+type Set struct {
+	topics []*Topic
+	bySlug map[string]*Topic
+	// terms is built by Finish: for each word, its idf and the topics
 	// whose vocabulary holds it, so that matching a source costs what the
 	// source's words cost, not the size of every topic's vocabulary.
 	terms map[string]*termTopics
 }
 
-// topicTerms is one topic and its words: the name, the keywords of its
+// Topic is one topic and its words: the name, the keywords of its
 // kb.yaml hint, and a vocabulary from its description and member titles.
-type topicTerms struct {
+type Topic struct {
 	name     string
 	slug     string
 	nameW    []string
 	keywords [][]string
-	vocab    map[string]float64 // words added with addVocab
+	vocab    map[string]float64 // words added with AddVocab
 	spokes   []string           // the words of its spokes, space-separated, repeats kept
-	norm     float64            // length of its weighted vector (finish)
+	norm     float64            // length of its weighted vector (Finish)
 }
 
 // termTopics is one word of the taxonomy: its idf over the topics and the
@@ -47,35 +51,37 @@ type termCount struct {
 	count float64
 }
 
-func newTaxonomy() *taxonomy {
-	return &taxonomy{bySlug: map[string]*topicTerms{}}
+// New returns an empty Set, to fill with Topic and AddVocab and close with
+// Finish.
+func New() *Set {
+	return &Set{bySlug: map[string]*Topic{}}
 }
 
 var nameSeparators = strings.NewReplacer("-", " ", "_", " ", "/", " ")
 
-// topic returns the entry for name, adding it when new.
-func (tx *taxonomy) topic(name string) *topicTerms {
+// Topic returns the entry for name, adding it when new.
+func (tx *Set) Topic(name string) *Topic {
 	slug := content.TopicSlug(name)
 	if t, ok := tx.bySlug[slug]; ok {
 		return t
 	}
-	t := &topicTerms{name: name, slug: slug, nameW: content.Words(nameSeparators.Replace(name)), vocab: map[string]float64{}}
+	t := &Topic{name: name, slug: slug, nameW: content.Words(nameSeparators.Replace(name)), vocab: map[string]float64{}}
 	tx.topics = append(tx.topics, t)
 	tx.bySlug[slug] = t
 	return t
 }
 
-// addVocab adds the words of s to t's vocabulary with the given weight.
-func (t *topicTerms) addVocab(s string, weight float64) {
+// AddVocab adds the words of s to t's vocabulary with the given weight.
+func (t *Topic) AddVocab(s string, weight float64) {
 	for _, w := range content.Words(s) {
 		t.vocab[w] += weight
 	}
 }
 
-// finish indexes the topics' words once every topic is in: each topic's
+// Finish indexes the topics' words once every topic is in: each topic's
 // vocabulary is its own words, its spokes' words, and its name and
 // keywords (2 each).
-func (tx *taxonomy) finish() {
+func (tx *Set) Finish() {
 	sort.Slice(tx.topics, func(i, j int) bool { return tx.topics[i].slug < tx.topics[j].slug })
 	tx.terms = map[string]*termTopics{}
 	for i, t := range tx.topics {
@@ -121,14 +127,14 @@ func (tx *taxonomy) finish() {
 	}
 }
 
-// loadTaxonomy reads the taxonomy of a space at rev: kb.yaml's topic hints
+// Load reads the taxonomy of a space at rev: kb.yaml's topic hints
 // and every spoke under topics/ (parts included), whose titles, summaries
 // and member titles describe what the topic holds.
-func loadTaxonomy(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*taxonomy, error) {
-	tax := newTaxonomy()
+func Load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*Set, error) {
+	tax := New()
 	for _, h := range s.Config().Topics {
-		t := tax.topic(h.Name)
-		t.addVocab(h.Description, 1)
+		t := tax.Topic(h.Name)
+		t.AddVocab(h.Description, 1)
 		for _, k := range h.Keywords {
 			if ws := content.Words(k); len(ws) > 0 {
 				t.keywords = append(t.keywords, ws)
@@ -161,11 +167,11 @@ func loadTaxonomy(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*taxonomy, 
 			}
 			cache.put(e.Blob, w)
 		}
-		t := tax.topic(w.Name)
+		t := tax.Topic(w.Name)
 		t.spokes = append(t.spokes, w.Words)
 	}
 	cache.save(live)
-	tax.finish()
+	tax.Finish()
 	return tax, nil
 }
 
@@ -226,9 +232,9 @@ const (
 	maxTopics     = 2
 )
 
-// match returns the topics a source belongs to, best first; none when no
+// Match returns the topics a source belongs to, best first; none when no
 // topic scores enough.
-func (tx *taxonomy) match(title string, body []byte) []string {
+func (tx *Set) Match(title string, body []byte) []string {
 	if len(tx.topics) == 0 {
 		return nil
 	}

@@ -1,4 +1,7 @@
-package ingest
+// Package neardup measures whether two consults say the same thing in other
+// words: the overlap of the passages they draw on in the pages they cite,
+// and the overlap of their questions' content words. It reads text only.
+package neardup
 
 import (
 	"math"
@@ -9,25 +12,25 @@ import (
 
 // Thresholds of the near-duplicate gate beyond wording (DESIGN.md §7).
 const (
-	// DefaultSameGround is the grounded overlap at or above which two
+	// SameGround is the grounded overlap at or above which two
 	// consults that cite a page in common answer the same question. On the
 	// tuning half of the labelled consults the same questions asked and
 	// answered in other words scored 0.75 and up, and different questions
 	// on the same pages 0.47 and below; 0.60 sits in that gap.
-	DefaultSameGround = 0.60
-	// DefaultSameQuestion is the overlap of two questions' content words
+	SameGround = 0.60
+	// SameQuestion is the overlap of two questions' content words
 	// at or above which they are the same question, whatever the answers
 	// say. Different questions of the tuning half overlapped 0.36 at most.
-	DefaultSameQuestion = 0.70
+	SameQuestion = 0.70
 )
 
-// A ground is the text of the pages two consults cite, cut into blocks
+// Ground is the text of the pages two consults cite, cut into blocks
 // (paragraphs and list items), each the set of its content words.
-type ground []map[string]bool
+type Ground []map[string]bool
 
-// groundOf cuts page bodies into blocks of content words.
-func groundOf(bodies []string) ground {
-	var g ground
+// GroundOf cuts page bodies into blocks of content words.
+func GroundOf(bodies []string) Ground {
+	var g Ground
 	for _, body := range bodies {
 		for _, block := range textBlocks(body) {
 			if ws := wordSet(block); len(ws) > 0 {
@@ -64,10 +67,10 @@ func textBlocks(body string) []string {
 	return out
 }
 
-// footprint is where on the ground a text draws from: each content word of
+// Footprint is where on the ground a text draws from: each content word of
 // the text counts for the blocks that hold it, shared equally, so a word
 // that appears everywhere places the text nowhere in particular.
-func (g ground) footprint(text string) map[int]float64 {
+func (g Ground) Footprint(text string) map[int]float64 {
 	fp := map[int]float64{}
 	for w := range wordSet(text) {
 		var hits []int
@@ -83,10 +86,10 @@ func (g ground) footprint(text string) map[int]float64 {
 	return fp
 }
 
-// overlap is the cosine of two footprints on the same ground: 1 when two
+// Overlap is the cosine of two footprints on the same ground: 1 when two
 // consults draw on the same passages in the same proportions, whatever
 // their words.
-func overlap(a, b map[int]float64) float64 {
+func Overlap(a, b map[int]float64) float64 {
 	var dot, na, nb float64
 	for i, x := range a {
 		dot += x * b[i]
@@ -101,8 +104,8 @@ func overlap(a, b map[int]float64) float64 {
 	return dot / math.Sqrt(na*nb)
 }
 
-// questionOverlap is the Jaccard overlap of two questions' content words.
-func questionOverlap(a, b string) float64 {
+// QuestionOverlap is the Jaccard overlap of two questions' content words.
+func QuestionOverlap(a, b string) float64 {
 	wa, wb := wordSet(a), wordSet(b)
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0

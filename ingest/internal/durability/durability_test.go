@@ -1,4 +1,4 @@
-package ingest
+package durability
 
 import (
 	"strings"
@@ -9,9 +9,9 @@ import (
 func TestClassifyDurability(t *testing.T) {
 	tests := []struct {
 		question, answer string
-		want             Durability
+		want             Kind
 	}{
-		// Ephemeral: planning, priorities, status, live state.
+		// ephemeral: planning, priorities, status, live state.
 		{"What should Ravi work on next?", "The tree-diff updater, then the crash test.", Ephemeral},
 		{"what should I pick up after the index work", "Take the lint SARIF output.", Ephemeral},
 		{"How should we prioritise the lint backlog?", "Broken crossrefs first.", Ephemeral},
@@ -61,7 +61,7 @@ func TestClassifyDurability(t *testing.T) {
 		{"Does the SDK support retries yet?", "Not in a release.", TimeBound},
 		{"Who leads the storage team?", "Mei, until 2099-01-01.", TimeBound},
 
-		// Durable: decisions, conventions, how things work, lessons.
+		// durable: decisions, conventions, how things work, lessons.
 		{"Why is the index keyed by commit?", "Because it is derived data: keying it by commit makes incremental updates and rebuilds safe.", Durable},
 		{"How does the reaper work?", "It expires time_bound pages past their expiry in one batch and drops them from the spokes.", Durable},
 		{"What did we decide about the frontmatter library?", "We decided to use go.abhg.dev/goldmark/frontmatter to keep the YAML node.", Durable},
@@ -83,9 +83,9 @@ func TestClassifyDurability(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
-			got, reason := ClassifyDurabilityAt(tt.question, tt.answer, time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
+			got, reason := ClassifyAt(tt.question, tt.answer, time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
 			if got != tt.want {
-				t.Errorf("ClassifyDurability(%q, %q) = %s (%s), want %s", tt.question, tt.answer, got, reason, tt.want)
+				t.Errorf("Classify(%q, %q) = %s (%s), want %s", tt.question, tt.answer, got, reason, tt.want)
 			}
 			if !strings.HasPrefix(reason, string(got)+":") || strings.Contains(reason, "\n") {
 				t.Errorf("reason %q should be one line starting with %q", reason, got+":")
@@ -97,7 +97,7 @@ func TestClassifyDurability(t *testing.T) {
 func TestParseDurability(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    Durability
+		want    Kind
 		wantErr bool
 	}{
 		{"durable", Durable, false},
@@ -109,9 +109,9 @@ func TestParseDurability(t *testing.T) {
 		{"timebound", "", true},
 	}
 	for _, tt := range tests {
-		got, err := ParseDurability(tt.in)
+		got, err := Parse(tt.in)
 		if got != tt.want || (err != nil) != tt.wantErr {
-			t.Errorf("ParseDurability(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+			t.Errorf("Parse(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
 		}
 		if err != nil && !strings.Contains(err.Error(), "durable, time_bound or ephemeral") {
 			t.Errorf("error %q does not list the valid words", err)
@@ -120,7 +120,7 @@ func TestParseDurability(t *testing.T) {
 }
 
 func TestCombineDurability(t *testing.T) {
-	tests := []struct{ caller, rule, want Durability }{
+	tests := []struct{ caller, rule, want Kind }{
 		{Durable, Durable, Durable},
 		{Durable, TimeBound, TimeBound},
 		{Durable, Ephemeral, Ephemeral},
@@ -135,8 +135,33 @@ func TestCombineDurability(t *testing.T) {
 		{"", "", ""},
 	}
 	for _, tt := range tests {
-		if got := CombineDurability(tt.caller, tt.rule); got != tt.want {
-			t.Errorf("CombineDurability(%q, %q) = %q, want %q", tt.caller, tt.rule, got, tt.want)
+		if got := Combine(tt.caller, tt.rule); got != tt.want {
+			t.Errorf("Combine(%q, %q) = %q, want %q", tt.caller, tt.rule, got, tt.want)
+		}
+	}
+}
+
+func TestExpiryFromText(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	tests := []struct {
+		q, a, want string
+	}{
+		{"", "Pinned until 2026-12-10.", "2026-12-10"},
+		{"Who covers the pager until December 12, 2026?", "", "2026-12-12"},
+		{"", "The freeze lasts until 3 January.", "2027-01-03"},
+		{"", "Valid through March 3 2027, or until 2027-01-05, whichever comes first.", "2027-01-05"},
+		{"", "Decided on 2026-12-20 at the planning meeting.", ""},
+		{"", "The old cluster ran until 2025-06-30.", ""},
+		{"", "Until 31 February 2027 nothing changes.", ""},
+	}
+	for _, tc := range tests {
+		got, ok := Expiry(tc.q, tc.a, now)
+		s := ""
+		if ok {
+			s = got.Format(time.DateOnly)
+		}
+		if s != tc.want {
+			t.Errorf("Expiry(%q, %q) = %q, want %q", tc.q, tc.a, s, tc.want)
 		}
 	}
 }

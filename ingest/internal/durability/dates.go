@@ -1,4 +1,4 @@
-package ingest
+package durability
 
 import (
 	"regexp"
@@ -77,11 +77,11 @@ func presentDate(text string, now time.Time) (string, bool) {
 	return "", false
 }
 
-// ExpiryFromText is the date a time-bound answer stops holding, when the
+// Expiry is the date a time-bound answer stops holding, when the
 // question or the answer says so ("until 2026-12-01", "valid through
 // March 3"): the earliest such date after now. A date without a year is
 // its next occurrence after now; a date already past sets nothing.
-func ExpiryFromText(question, answer string, now time.Time) (time.Time, bool) {
+func Expiry(question, answer string, now time.Time) (time.Time, bool) {
 	var best time.Time
 	for _, text := range []string{question, answer} {
 		for _, d := range findDates(text) {
