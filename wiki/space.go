@@ -46,6 +46,8 @@ type Space struct {
 	afterCommit atomic.Pointer[func(*Result)]
 	// clock is the clock SetClock installs (nil for the wall clock).
 	clock atomic.Pointer[Clock]
+	// memo holds what Memo keeps for the Space's lifetime.
+	memo memo
 }
 
 // Open opens the space rooted at dir (a directory holding kb.yaml in the

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/ptwiki/pt/wiki"
 )
 
 // spokeWords is what the taxonomy keeps of one spoke file: its topic name
@@ -44,23 +46,25 @@ const spokeCacheVersion = 2
 // the file) before it is rewritten.
 const spokeCacheSaveAfter = 16
 
-var spokeCaches sync.Map // state dir → *spokeCache
-
 const spokeCacheFile = "spoke-words.json"
 
-func cacheFor(stateDir string) *spokeCache {
-	if c, ok := spokeCaches.Load(stateDir); ok {
-		return c.(*spokeCache)
-	}
+// cacheFor returns the space's spoke cache, loaded from its state
+// directory once and then kept by the Space for its lifetime.
+func cacheFor(s *wiki.Space) *spokeCache {
+	return s.Memo("taxonomy.spoke-words", func() any { return loadCache(s.StateDir()) }).(*spokeCache)
+}
+
+// loadCache reads the cache file in stateDir; a missing, damaged or older
+// one gives an empty cache, rebuilt as spokes are read.
+func loadCache(stateDir string) *spokeCache {
 	c := &spokeCache{file: filepath.Join(stateDir, spokeCacheFile), entries: map[string]*spokeWords{}}
 	if data, err := os.ReadFile(c.file); err == nil {
 		var d spokeCacheData
 		if json.Unmarshal(data, &d) == nil && d.Version == spokeCacheVersion && d.Spokes != nil {
-			c.entries = d.Spokes // a damaged or older cache is rebuilt
+			c.entries = d.Spokes
 		}
 	}
-	actual, _ := spokeCaches.LoadOrStore(stateDir, c)
-	return actual.(*spokeCache)
+	return c
 }
 
 func (c *spokeCache) get(blob string) (*spokeWords, bool) {

@@ -145,7 +145,7 @@ func Load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	cache := cacheFor(s.StateDir())
+	cache := cacheFor(s)
 	live := map[string]bool{}
 	for _, e := range es {
 		if !strings.HasSuffix(e.Path, ".md") {
