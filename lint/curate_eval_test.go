@@ -122,9 +122,9 @@ func TestCurateCheckHalf(t *testing.T) {
 		}
 	}
 	floors := map[string]struct{ recall, precision float64 }{
-		lint.CheckContradiction:  {0.15, 0.25},
+		lint.CheckContradiction:  {0.15, 0.6},
 		lint.CheckStale:          {0.9, 0.9},
-		lint.CheckMissingConcept: {0.3, 0.6},
+		lint.CheckMissingConcept: {0.3, 0.7},
 		lint.CheckMerge:          {0.8, 0.9},
 	}
 	for kind, floor := range floors {

@@ -126,8 +126,8 @@ func datedPath(p string) bool {
 
 // recordPath reports whether a page is a record rather than current
 // guidance: named for a date (datedPath) or for a release ("Go-1.6-release-
-// party.md"), or kept in an archive folder. Records state what held then;
-// they contradict no page and make no stale claim.
+// party.md"), or kept in an archive folder. Records state what held then:
+// they contradict no page.
 func recordPath(p string) bool {
 	if datedPath(p) || versionedName(path.Base(p)) {
 		return true
