@@ -34,3 +34,34 @@ func BenchmarkLint(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCurate curates a generated space of 10,000 pages as a dry run
+// with no model: cold reads every page (no facts cache), warm reuses the
+// facts of a first run.
+//
+//	go test ./lint -run '^$' -bench Curate -benchtime 3x
+func BenchmarkCurate(b *testing.B) {
+	ctx := context.Background()
+	s, err := spacegen.Generate(ctx, b.TempDir(), spacegen.Options{Pages: 10000, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, cold := range []bool{true, false} {
+		name := map[bool]string{true: "cold", false: "warm"}[cold]
+		b.Run(name, func(b *testing.B) {
+			if !cold {
+				if _, err := lint.Curate(ctx, s, lint.CurateOptions{Now: now, DryRun: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				rep, err := lint.Curate(ctx, s, lint.CurateOptions{Now: now, DryRun: true, NoCache: cold})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(len(rep.Open())), "findings")
+			}
+		})
+	}
+}

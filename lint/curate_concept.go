@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -76,7 +77,7 @@ func (cs *curSpace) missingConcepts(emit func(Finding)) {
 		if families(u.pages, cs.byPath) < cs.opts.MinPages || float64(len(u.pages)) > maxConceptShare*float64(max(counted, 50)) || names[k] {
 			continue
 		}
-		if !cohesive(k, len(u.pages), wordPages) {
+		if !cohesive(k, len(u.pages), wordPages) || !termLike(k) || templateText(u.pages) {
 			continue
 		}
 		keys = append(keys, k)
@@ -96,6 +97,49 @@ func (cs *curSpace) missingConcepts(emit func(Finding)) {
 		}
 		emit(Finding{Check: CheckMissingConcept, Path: wiki.HubPath, Target: k, Message: msg, Evidence: ev})
 	}
+}
+
+// addressWord reports whether a word addresses the reader or speaks for
+// the writers ("familiarize yourself"): a way of writing, not a term.
+func addressWord(w string) bool {
+	switch w {
+	case "you", "your", "yourself", "yours", "we", "our", "us", "my":
+		return true
+	}
+	return false
+}
+
+// termLike reports whether a phrase can name a concept: no word of it
+// addresses the reader, is a possessive or contraction ("day's
+// schedule") or holds a digit ("99th percentile", "5000-node cluster"),
+// which name a measure, not a concept.
+func termLike(phrase string) bool {
+	for _, w := range strings.Fields(phrase) {
+		if addressWord(w) || strings.ContainsAny(w, "'0123456789") {
+			return false
+		}
+	}
+	return true
+}
+
+// templateText reports whether most pages using a phrase share one file
+// name across folders (every group's README.md or charter.md, every
+// year's annual-report-2021.md): the phrase is a template's boilerplate,
+// said the same way on each copy, not a concept of the space.
+func templateText(pages []string) bool {
+	names := map[string]int{}
+	most := 0
+	for _, p := range pages {
+		n := strings.ToLower(strings.TrimRight(strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return '#'
+			}
+			return r
+		}, path.Base(p)), "#"))
+		names[n]++
+		most = max(most, names[n])
+	}
+	return most >= 3 && 2*most >= len(pages)
 }
 
 // splitCamel puts spaces into a CamelCase name (CodeReview → Code Review).

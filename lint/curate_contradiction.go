@@ -98,7 +98,8 @@ const ContradictionSimilarity = 0.5
 // templatePages: a claim said alike (with its own value) on this many pages
 // of other folders is a template's field ("Regular meeting: Tuesdays at
 // ..." in every group's README), whose subject is each page's own; such
-// claims conflict only within one folder.
+// claims conflict only within one folder, and there only when fewer
+// than this many pages of the folder say it alike.
 const templatePages = 3
 
 // claimRef is a claim and the page it is on.
@@ -116,7 +117,7 @@ func (cs *curSpace) contradictions(emit func(Finding)) {
 	for _, p := range cs.pages {
 		// A page named for its date (meeting notes, a year's report) is
 		// a record of its time: it disagrees with no page.
-		if !p.claimsCount() || datedPath(p.path) {
+		if !p.claimsCount() || recordPath(p.path) {
 			continue
 		}
 		for i := range p.f.Claims {
@@ -147,6 +148,7 @@ func (cs *curSpace) contradictions(emit func(Finding)) {
 	seen := map[pair]bool{}
 	var similar []pair
 	alike := make([]map[string]bool, len(refs)) // pages of other folders with a similar claim
+	kin := make([]map[string]bool, len(refs))   // pages of its own folder with a similar claim
 	for _, k := range keys {
 		b := buckets[k]
 		if len(b) > maxBucket {
@@ -166,13 +168,15 @@ func (cs *curSpace) contradictions(emit func(Finding)) {
 					continue
 				}
 				similar = append(similar, pair{i, j})
-				if path.Dir(refs[i].page.path) != path.Dir(refs[j].page.path) {
-					for _, e := range [][2]int{{i, j}, {j, i}} {
-						if alike[e[0]] == nil {
-							alike[e[0]] = map[string]bool{}
-						}
-						alike[e[0]][refs[e[1]].page.path] = true
+				at := alike
+				if path.Dir(refs[i].page.path) == path.Dir(refs[j].page.path) {
+					at = kin
+				}
+				for _, e := range [][2]int{{i, j}, {j, i}} {
+					if at[e[0]] == nil {
+						at[e[0]] = map[string]bool{}
 					}
+					at[e[0]][refs[e[1]].page.path] = true
 				}
 			}
 		}
@@ -182,6 +186,11 @@ func (cs *curSpace) contradictions(emit func(Finding)) {
 	for _, pr := range similar {
 		a, b := refs[pr.a], refs[pr.b]
 		if path.Dir(a.page.path) != path.Dir(b.page.path) && (len(alike[pr.a]) >= templatePages || len(alike[pr.b]) >= templatePages) {
+			continue
+		}
+		// A template filled in by every page of one folder (each role's
+		// handbook: "time commitment: 5-10 hours") is each page's own.
+		if len(kin[pr.a]) >= templatePages && len(kin[pr.b]) >= templatePages {
 			continue
 		}
 		cs.comparePair(a, b, reported, weight, emit)
@@ -214,8 +223,14 @@ func (cs *curSpace) comparePair(a, b claimRef, reported map[string]bool, weight 
 	if a.page.family != "" && a.page.family == b.page.family {
 		return // yearly reports and meeting notes are meant to differ
 	}
+	if path.Base(a.page.path) == path.Base(b.page.path) {
+		return // each folder's README.md is about its own folder
+	}
 	// The other page stating the same value too means the two agree on it.
 	if b.page.states(a.c, weight) || a.page.states(b.c, weight) {
+		return
+	}
+	if namesApart(a, b) {
 		return
 	}
 	if a.page.path > b.page.path {

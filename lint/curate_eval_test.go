@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -83,6 +84,9 @@ func TestCurateCheckHalf(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
+	// PT_EVAL_SPLIT=tune measures the half the rules are tuned on,
+	// without floors.
+	half := cmp.Or(os.Getenv("PT_EVAL_SPLIT"), "check")
 	tp, fp, hit := map[string]int{}, map[string]int{}, map[string]bool{}
 	for _, corpus := range []string{"gowiki", "k8s-community"} {
 		dir := filepath.Join(root, corpus)
@@ -98,10 +102,10 @@ func TestCurateCheckHalf(t *testing.T) {
 					continue
 				}
 				switch {
-				case r.Split == "check" && !r.Decoy:
+				case r.Split == half && !r.Decoy:
 					mine = true
 					hit[r.ID] = true
-				case r.Split != "check":
+				case r.Split != half:
 					other = true
 				}
 			}
@@ -111,22 +115,27 @@ func TestCurateCheckHalf(t *testing.T) {
 			case other || before[f.ID]:
 			default:
 				fp[f.Check]++
+				if os.Getenv("PT_EVAL_SHOW") != "" && half != "check" {
+					t.Logf("unmatched: %s %s:%d %s", f.Check, f.Path, f.Line, clipMsg(f.Message))
+				}
 			}
 		}
 	}
 	floors := map[string]struct{ recall, precision float64 }{
-		lint.CheckContradiction:  {0.15, 0.25},
+		lint.CheckContradiction:  {0.15, 0.6},
 		lint.CheckStale:          {0.9, 0.9},
-		lint.CheckMissingConcept: {0.3, 0.6},
+		lint.CheckMissingConcept: {0.3, 0.7},
 		lint.CheckMerge:          {0.8, 0.9},
 	}
 	for kind, floor := range floors {
 		plants, found := 0, 0
 		for _, r := range rows {
-			if r.Kind == kind && r.Split == "check" && !r.Decoy {
+			if r.Kind == kind && r.Split == half && !r.Decoy {
 				plants++
 				if hit[r.ID] {
 					found++
+				} else if os.Getenv("PT_EVAL_SHOW") != "" && half != "check" {
+					t.Logf("missed: %s", r.ID)
 				}
 			}
 		}
@@ -136,7 +145,7 @@ func TestCurateCheckHalf(t *testing.T) {
 			precision = float64(tp[kind]) / float64(tp[kind]+fp[kind])
 		}
 		t.Logf("%-16s recall %d/%d = %.2f  precision %d/%d = %.2f", kind, found, plants, recall, tp[kind], tp[kind]+fp[kind], precision)
-		if recall < floor.recall || precision < floor.precision {
+		if half == "check" && (recall < floor.recall || precision < floor.precision) {
 			t.Errorf("%s: recall %.2f (floor %.2f), precision %.2f (floor %.2f)", kind, recall, floor.recall, precision, floor.precision)
 		}
 	}
@@ -152,4 +161,11 @@ func curateDir(t *testing.T, dir, overlay string) []lint.Finding {
 		t.Fatal(err)
 	}
 	return rep.Open()
+}
+
+func clipMsg(s string) string {
+	if len(s) > 200 {
+		return s[:200]
+	}
+	return s
 }

@@ -10,7 +10,7 @@ import (
 
 // factsVersion changes whenever what is extracted from a page changes, so
 // that a cache written by another pt is not trusted.
-const factsVersion = 5
+const factsVersion = 6
 
 // pageFacts is what curation needs of one page, extracted once per blob:
 // an unchanged page is never read again (the cache keeps these by blob).
@@ -123,3 +123,34 @@ func datedPath(p string) bool {
 	}
 	return false
 }
+
+// recordPath reports whether a page is a record rather than current
+// guidance: named for a date (datedPath) or for a release ("Go-1.6-release-
+// party.md"), or kept in an archive folder. Records state what held then:
+// they contradict no page.
+func recordPath(p string) bool {
+	if datedPath(p) || versionedName(path.Base(p)) {
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		switch strings.ToLower(dir) {
+		case "archive", "archived", "attic":
+			return true
+		}
+	}
+	return false
+}
+
+// versionedName reports whether a file name holds a release number: digits,
+// a dot, digits ("Go-1.10-Release-Party.md").
+func versionedName(name string) bool {
+	name = strings.TrimSuffix(name, path.Ext(name))
+	for i := 1; i+1 < len(name); i++ {
+		if name[i] == '.' && isDigit(name[i-1]) && isDigit(name[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }

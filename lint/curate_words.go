@@ -42,7 +42,7 @@ func phrasesOf(sents []sentence) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range sents {
-		for _, chunk := range strings.FieldsFunc(s.Text, isPhraseBreak) {
+		for _, chunk := range strings.FieldsFunc(withoutCode(s.Text), isPhraseBreak) {
 			ws := strings.Fields(chunk)
 			for i := range ws {
 				for n := 2; n <= 3 && i+n <= len(ws); n++ {
@@ -59,6 +59,19 @@ func phrasesOf(sents []sentence) []string {
 		}
 	}
 	return out
+}
+
+// withoutCode puts a break in place of each written token with inner
+// punctuation (go.mod, k8s.io/api, GO111MODULE=on): its pieces are not
+// words, and "go.mod file" must not yield the phrase "mod file".
+func withoutCode(text string) string {
+	ws := strings.Fields(text)
+	for i, w := range ws {
+		if strings.ContainsAny(strings.Trim(w, ".,;:!?()[]\"'`*_"), "./:_=@") {
+			ws[i] = "|"
+		}
+	}
+	return strings.Join(ws, " ")
 }
 
 // isPhraseBreak reports whether a rune ends a run of words: punctuation

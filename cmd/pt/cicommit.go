@@ -2,13 +2,13 @@ package main
 
 // The jobs pt init --ci github|gitlab --commit writes, for teams with no
 // server running pt cron: the job does the maintenance for real. It reaps
-// every space, lints every space (committing findings.json, stale marks
-// and the log entries), pushes those batches with pt sync (which rebuilds
-// them on top of anything pushed meanwhile and never forces), and still
-// reports the findings as SARIF. Runs are serialised (a concurrency group
-// on GitHub, a resource group on GitLab) so that two never race on the
-// branch. A `pt curate` step belongs between the reaper and lint, at the
-// line that says so.
+// every space, curates every space, lints every space (each committing
+// findings.json, stale marks and the log entries), pushes those batches
+// with pt sync (which rebuilds them on top of anything pushed meanwhile
+// and never forces), and still reports the findings as SARIF. Curation
+// follows the reaper, so that the pages it just expired are not curated.
+// Runs are serialised (a concurrency group on GitHub, a resource
+// group on GitLab) so that two never race on the branch.
 
 // ptSpaces lists the space folders of the repository (every kb.yaml at
 // HEAD, as pt lint --all finds them), one per line.
@@ -20,8 +20,8 @@ const ptSpaces = `git ls-files ':(glob)**/kb.yaml' | xargs -r -n1 dirname`
 // SARIF log the first one kept as an artifact. Pushes made with the
 // workflow's own token start no new run.
 const githubCommitWorkflow = `# Written by pt init --ci github --commit: maintain the knowledge base on a
-# schedule with no server. Lint and the reaper commit their batches (findings,
-# stale marks, expiries, log entries) and pt sync pushes them.
+# schedule with no server. The reaper, curation and lint commit their batches
+# (findings, stale marks, expiries, log entries) and pt sync pushes them.
 name: pt maintain
 
 on:
@@ -56,7 +56,11 @@ jobs:
           ` + ptSpaces + ` | while read -r kb; do
             pt --kb "$kb" reap
           done
-      # pt curate: its step goes here, between the reaper and lint.
+      - name: Curate
+        run: |
+          ` + ptSpaces + ` | while read -r kb; do
+            pt --kb "$kb" curate
+          done
       - name: Lint
         run: pt lint --all
       - name: Push the batches
@@ -97,8 +101,8 @@ jobs:
 // job pushes with a project access token in PT_GIT_TOKEN, whose only
 // scope is write_repository.
 const gitlabCommitCI = `# Written by pt init --ci gitlab --commit: maintain the knowledge base with no
-# server. Lint and the reaper commit their batches (findings, stale marks,
-# expiries, log entries) and pt sync pushes them.
+# server. The reaper, curation and lint commit their batches (findings, stale
+# marks, expiries, log entries) and pt sync pushes them.
 # Add a schedule under CI/CD > Schedules to run it daily, and a masked CI/CD
 # variable PT_GIT_TOKEN: a project access token with the write_repository
 # scope (role Developer, or Maintainer on a protected branch).
@@ -114,7 +118,7 @@ pt-maintain:
   script:
     - go install github.com/ptwiki/pt/cmd/pt@latest
     - ` + ptSpaces + ` | while read -r kb; do pt --kb "$kb" reap; done
-    # pt curate: its line goes here, between the reaper and lint.
+    - ` + ptSpaces + ` | while read -r kb; do pt --kb "$kb" curate; done
     - pt lint --all
     - pt --kb "$(` + ptSpaces + ` | head -n 1)" sync --remote "$CI_SERVER_URL/$CI_PROJECT_PATH.git"
     - pt lint --all --dry-run --format sarif --fail-on error > pt-lint.sarif
