@@ -54,7 +54,8 @@ func scanLine(line string, lineNo int) []Finding {
 		line = dataURI.ReplaceAllStringFunc(line, func(s string) string { return strings.Repeat(" ", len(s)) })
 	}
 	lower := asciiLower(line)
-	active := ruleHints.match(lower)
+	rules, hints := compiledRules()
+	active := hints.match(lower)
 	var spans [][2]int
 	var out []Finding
 	for i, r := range rules {
