@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -35,7 +36,7 @@ var htmlMD = goldmark.New(
 // htmlPolicy is the second line of defence, applied to whatever goldmark
 // wrote: only the elements and attributes Markdown produces, links to
 // http, https and mailto or relative ones, nothing that runs script.
-var htmlPolicy = newHTMLPolicy()
+var htmlPolicy = sync.OnceValue(newHTMLPolicy)
 
 func newHTMLPolicy() *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
@@ -79,9 +80,9 @@ func RenderHTML(src []byte, opts HTMLOptions) []byte {
 	var b bytes.Buffer
 	if err := htmlMD.Renderer().Render(&b, src, doc); err != nil {
 		// Rendering writes to memory and fails only on a renderer bug.
-		return htmlPolicy.SanitizeBytes([]byte("<pre>" + err.Error() + "</pre>"))
+		return htmlPolicy().SanitizeBytes([]byte("<pre>" + err.Error() + "</pre>"))
 	}
-	return htmlPolicy.SanitizeBytes(b.Bytes())
+	return htmlPolicy().SanitizeBytes(b.Bytes())
 }
 
 // rewriteDest maps a destination through opts.Link; a destination with a

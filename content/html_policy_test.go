@@ -21,7 +21,7 @@ func TestHTMLPolicyAlone(t *testing.T) {
 		`<h1 id="x" onclick="window.pwned=1">h</h1>`,
 		`<code class="language-go" onmouseover="window.pwned=1">c</code>`,
 	} {
-		if got := htmlPolicy.Sanitize(raw); bad.MatchString(got) {
+		if got := htmlPolicy().Sanitize(raw); bad.MatchString(got) {
 			t.Errorf("%s sanitised to %s", raw, got)
 		}
 	}
