@@ -24,13 +24,15 @@ type curPage struct {
 
 // claimsCount reports whether a page's words count as the space's claims:
 // readable, active, and written rather than generated (not the hub, a
-// spoke or the log).
+// spoke or the log), and not a source's summary, which restates its
+// source on purpose: counted, every source and its summary would be a
+// merge candidate, and a phrase or claim would count twice.
 func (p *curPage) claimsCount() bool {
 	if p.f.Unread || !p.active || wiki.IsIndexPage(p.path) {
 		return false
 	}
 	switch p.f.Kind {
-	case content.KindHub, content.KindTopic, content.KindLog:
+	case content.KindHub, content.KindTopic, content.KindLog, content.KindSummary:
 		return false
 	}
 	return true

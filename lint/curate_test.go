@@ -195,3 +195,25 @@ func TestCurateModel(t *testing.T) {
 		t.Errorf("model down: %+v", cs)
 	}
 }
+
+// TestCurateSummaryIsNotAMergeCandidate is the reproduction of pt curate on
+// an imported space reporting every source beside its own summary, which
+// restates it on purpose, as a merge candidate.
+func TestCurateSummaryIsNotAMergeCandidate(t *testing.T) {
+	body := "To time out a call, start it in a goroutine that sends its result on a buffered channel, " +
+		"then select on that channel and on time.After with the deadline. The buffered channel lets the " +
+		"goroutine finish and exit even when nobody receives its result after the timeout fired.\n"
+	summary := func(kind string) string {
+		return "---\ntitle: Timeouts\nkind: " + kind + "\n---\n" + body
+	}
+	got := curateOpen(t, map[string]string{"timeouts.md": "# Timeouts\n\n" + body,
+		"timeouts-summary.md": summary("source_summary")}, lint.CurateOptions{})
+	if ms := got[lint.CheckMerge]; len(ms) != 0 {
+		t.Errorf("a source and its summary are merge candidates: %+v", ms)
+	}
+	got = curateOpen(t, map[string]string{"timeouts.md": "# Timeouts\n\n" + body,
+		"timeouts-copy.md": summary("page")}, lint.CurateOptions{})
+	if ms := got[lint.CheckMerge]; len(ms) != 1 {
+		t.Errorf("two pages that say the same: merge candidates %+v, want one", ms)
+	}
+}
