@@ -144,13 +144,17 @@ func snapshotTotals(r search.Reader) (liveTotals, error) {
 		it.Close()
 		return liveTotals{}, err
 	}
-	it.Close()
 	if post == nil {
+		it.Close()
 		return newTotals(), nil
 	}
+	// The posting lives in the iterator, which Close hands back to the
+	// snapshot for another search to reuse: its number is taken first.
+	num := post.Number()
+	it.Close()
 	var raw []byte
 	found := false
-	err = r.VisitStoredFields(post.Number(), func(field string, value []byte) bool {
+	err = r.VisitStoredFields(num, func(field string, value []byte) bool {
 		if field == fieldStats {
 			raw, found = append([]byte(nil), value...), true
 		}
