@@ -27,31 +27,14 @@ func newCurateCmd(e *env) *cobra.Command {
 			"set, a model confirms or dismisses each finding and its reason is kept (--no-model to skip it).",
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if e.json {
-				format = "json"
-			}
-			switch format {
-			case "text", "json", "sarif":
-			default:
-				return usageError{fmt.Errorf("--format %s: use text, json or sarif", format)}
-			}
-			threshold := 0
-			if failOn != "none" {
-				if threshold = lint.SeverityRank(failOn); threshold == 0 {
-					return usageError{fmt.Errorf("--fail-on %s: use error, warning, note or none", failOn)}
-				}
+			format, threshold, now, err := findingFlags(e, format, failOn, nowFlag)
+			if err != nil {
+				return err
 			}
 			if minPages < 0 {
 				return usageError{fmt.Errorf("--min-pages %d: use a positive number", minPages)}
 			}
-			opts := lint.CurateOptions{DryRun: dryRun, Author: e.identity(), MinPages: minPages}
-			if nowFlag != "" {
-				t, err := parseLintNow(nowFlag)
-				if err != nil {
-					return usageError{err}
-				}
-				opts.Now = t
-			}
+			opts := lint.CurateOptions{DryRun: dryRun, Author: e.identity(), MinPages: minPages, Now: now}
 			if m := ingest.ModelFromEnv(os.Getenv); m != nil && !noModel {
 				opts.Model = m
 			}

@@ -25,28 +25,11 @@ func newLintCmd(e *env) *cobra.Command {
 			"kb.yaml lint.stale_on_drift (on by default) it marks agent-owned pages whose sources drifted stale.",
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if e.json {
-				format = "json"
+			format, threshold, now, err := findingFlags(e, format, failOn, nowFlag)
+			if err != nil {
+				return err
 			}
-			switch format {
-			case "text", "json", "sarif":
-			default:
-				return usageError{fmt.Errorf("--format %s: use text, json or sarif", format)}
-			}
-			threshold := 0
-			if failOn != "none" {
-				if threshold = lint.SeverityRank(failOn); threshold == 0 {
-					return usageError{fmt.Errorf("--fail-on %s: use error, warning, note or none", failOn)}
-				}
-			}
-			opts := lint.Options{DryRun: dryRun, Author: e.identity()}
-			if nowFlag != "" {
-				t, err := parseLintNow(nowFlag)
-				if err != nil {
-					return usageError{err}
-				}
-				opts.Now = t
-			}
+			opts := lint.Options{DryRun: dryRun, Author: e.identity(), Now: now}
 			dirs, err := lintDirs(e, all)
 			if err != nil {
 				return err
@@ -155,4 +138,33 @@ func parseLintNow(s string) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("--now %q: use RFC 3339 (2027-03-01T12:00:00Z) or a date (2027-03-01)", s)
+}
+
+// findingFlags checks the flags lint and curate share: the output format
+// (json under --json), the --fail-on threshold (0 for none) and --now (zero
+// for the space's clock).
+func findingFlags(e *env, format, failOn, nowFlag string) (string, int, time.Time, error) {
+	if e.json {
+		format = "json"
+	}
+	switch format {
+	case "text", "json", "sarif":
+	default:
+		return "", 0, time.Time{}, usageError{fmt.Errorf("--format %s: use text, json or sarif", format)}
+	}
+	threshold := 0
+	if failOn != "none" {
+		if threshold = lint.SeverityRank(failOn); threshold == 0 {
+			return "", 0, time.Time{}, usageError{fmt.Errorf("--fail-on %s: use error, warning, note or none", failOn)}
+		}
+	}
+	var now time.Time
+	if nowFlag != "" {
+		t, err := parseLintNow(nowFlag)
+		if err != nil {
+			return "", 0, time.Time{}, usageError{err}
+		}
+		now = t
+	}
+	return format, threshold, now, nil
 }
