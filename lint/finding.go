@@ -109,7 +109,8 @@ func Findings(ctx context.Context, s *wiki.Space, rev wiki.Rev) ([]Finding, erro
 }
 
 // OpenPaths returns the pages that have open findings at rev: retrieval
-// returns them with needs_review.
+// returns them with needs_review. Both pages of a contradiction have it,
+// since which one is wrong is for a person to say.
 func OpenPaths(ctx context.Context, s *wiki.Space, rev wiki.Rev) (map[string]bool, error) {
 	fs, err := Findings(ctx, s, rev)
 	if err != nil {
@@ -117,8 +118,14 @@ func OpenPaths(ctx context.Context, s *wiki.Space, rev wiki.Rev) (map[string]boo
 	}
 	out := map[string]bool{}
 	for _, f := range fs {
-		if f.Status == StatusOpen {
-			out[f.Path] = true
+		if f.Status != StatusOpen {
+			continue
+		}
+		out[f.Path] = true
+		if f.Check == CheckContradiction {
+			for _, e := range f.Evidence {
+				out[e.Path] = true
+			}
 		}
 	}
 	return out, nil

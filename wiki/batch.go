@@ -56,6 +56,9 @@ type Batch struct {
 	// (ProposalRef) for a person to review, instead of moving the space's
 	// branch; Approve lands it.
 	Propose bool
+	// Finding is the id of the finding the batch fixes (a Finding
+	// trailer), so that a proposal for it can be found again.
+	Finding string
 }
 
 // Author is a commit identity. Kind says whether an agent or a person made
@@ -222,7 +225,7 @@ func (s *Space) commitRequest(tx *Tx) (gitstore.CommitRequest, *Result, error) {
 	if sig.Email == "" {
 		sig.Email = "pt@localhost"
 	}
-	tr := Trailers{BatchID: b.ID, Kind: b.Kind, ApprovedBy: b.ApprovedBy, Reverts: b.Reverts}
+	tr := Trailers{BatchID: b.ID, Kind: b.Kind, ApprovedBy: b.ApprovedBy, Reverts: b.Reverts, Finding: b.Finding}
 	if b.Author.Kind == content.AuthorAgent {
 		tr.AgentName = b.Author.Name
 	}

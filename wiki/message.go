@@ -20,6 +20,7 @@ const (
 	KindRetract   = "retract"
 	KindObsolete  = "obsolete"
 	KindArchive   = "archive"
+	KindCurate    = "curate" // a proposed fix of a curation finding (pt curate --propose)
 )
 
 // Trailers are the machine-readable lines at the end of a batch commit
@@ -30,6 +31,7 @@ type Trailers struct {
 	ApprovedBy string `json:"approved_by,omitempty"`
 	Reverts    string `json:"reverts,omitempty"`
 	AgentName  string `json:"agent,omitempty"`
+	Finding    string `json:"finding,omitempty"` // the lint or curation finding the batch fixes
 }
 
 // formatMessage builds the commit message of a batch.
@@ -50,6 +52,9 @@ func formatMessage(kind, title, body string, t Trailers) string {
 	}
 	if t.AgentName != "" {
 		fmt.Fprintf(&b, "Agent: %s\n", oneLine(t.AgentName))
+	}
+	if t.Finding != "" {
+		fmt.Fprintf(&b, "Finding: %s\n", oneLine(t.Finding))
 	}
 	return b.String()
 }
@@ -75,6 +80,8 @@ func ParseTrailers(msg string) (t Trailers, ok bool) {
 			t.Reverts = v
 		case "Agent":
 			t.AgentName = v
+		case "Finding":
+			t.Finding = v
 		}
 	}
 	return t, t.BatchID != "" && t.Kind != ""

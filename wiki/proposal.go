@@ -39,16 +39,18 @@ var proposalIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 // Proposal is a batch waiting for a person's review: the JSON of `pt
 // proposals --json`.
 type Proposal struct {
-	ID     string    `json:"id"` // the batch id: what pt approve and pt reject take
-	Kind   string    `json:"kind"`
-	Title  string    `json:"title"`
-	Ref    string    `json:"ref"`
-	Commit string    `json:"commit"`
-	Base   string    `json:"base"` // the head it was prepared on
-	Agent  string    `json:"agent,omitempty"`
-	Author string    `json:"author"`
-	When   time.Time `json:"when"`
-	Paths  []string  `json:"paths"` // its own pages (not the spokes, hub and log it also updates)
+	ID     string `json:"id"` // the batch id: what pt approve and pt reject take
+	Kind   string `json:"kind"`
+	Title  string `json:"title"`
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`
+	Base   string `json:"base"` // the head it was prepared on
+	Agent  string `json:"agent,omitempty"`
+	// Finding is the finding the proposal fixes (pt curate --propose).
+	Finding string    `json:"finding,omitempty"`
+	Author  string    `json:"author"`
+	When    time.Time `json:"when"`
+	Paths   []string  `json:"paths"` // its own pages (not the spokes, hub and log it also updates)
 }
 
 // proposeCommit writes a prepared batch as a commit on its proposal branch,
@@ -101,7 +103,7 @@ func (s *Space) Proposals(ctx context.Context) ([]Proposal, error) {
 			continue // another space's proposal, or nothing of its own
 		}
 		p := Proposal{ID: tr.BatchID, Kind: tr.Kind, Title: strings.TrimPrefix(Subject(c.Message), tr.Kind+": "), Ref: ref,
-			Commit: h.String(), Base: c.Parents[0].String(), Agent: tr.AgentName, Author: c.Author.Name, When: c.Author.When.UTC(), Paths: []string{}}
+			Commit: h.String(), Base: c.Parents[0].String(), Agent: tr.AgentName, Finding: tr.Finding, Author: c.Author.Name, When: c.Author.When.UTC(), Paths: []string{}}
 		for _, fc := range pages {
 			sp, _ := s.spacePath(fc.Path)
 			p.Paths = append(p.Paths, sp)

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +19,7 @@ func newCurateCmd(e *env) *cobra.Command {
 	var dryRun, noModel bool
 	var format, failOn, nowFlag string
 	var minPages int
+	var propose []string
 	cmd := &cobra.Command{
 		Use:   "curate",
 		Short: "find contradictions, stale claims, missing concepts and merge candidates, and commit them as findings",
@@ -24,7 +28,16 @@ func newCurateCmd(e *env) *cobra.Command {
 			"decision time (stale_claim), terms many pages use that no page names (missing_concept), pages that\n" +
 			"say the same thing (merge_candidate) and lessons retrospectives repeat (unpromoted_lesson). The\n" +
 			"findings join lint's rows in findings.json as one batch; no page is ever rewritten. With PT_LLM_URL\n" +
-			"set, a model confirms or dismisses each finding and its reason is kept (--no-model to skip it).",
+			"set, a model confirms or dismisses each finding and its reason is kept (--no-model to skip it).\n\n" +
+			"--propose ID (repeatable, or comma-separated) opens, for each finding, a proposal with its fix on a\n" +
+			"branch of its own (pt proposals, pt approve, pt reject); the branch and work tree do not move:\n" +
+			"  merge_candidate    supersede one page by the other (the one more pages link to survives, else the\n" +
+			"                     longer, else the newer), the superseded page's own lines appended to it\n" +
+			"  stale_claim        mark the page stale, the claim cited in the proposal\n" +
+			"  contradiction      a review note on both pages citing the other's value and line\n" +
+			"  missing_concept    a stale page named for the term, listing each page using it with its sentence\n" +
+			"  unpromoted_lesson  a page holding the lesson, citing where it was stated\n" +
+			"An unknown or resolved finding, or one with a proposal waiting, is refused (exit 2).",
 		Args: argsN(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, threshold, now, err := findingFlags(e, format, failOn, nowFlag)
@@ -33,6 +46,9 @@ func newCurateCmd(e *env) *cobra.Command {
 			}
 			if minPages < 0 {
 				return usageError{fmt.Errorf("--min-pages %d: use a positive number", minPages)}
+			}
+			if len(propose) > 0 {
+				return e.proposeCurate(propose, minPages, now)
 			}
 			opts := lint.CurateOptions{DryRun: dryRun, Author: e.identity(), MinPages: minPages, Now: now}
 			if m := ingest.ModelFromEnv(os.Getenv); m != nil && !noModel {
@@ -64,7 +80,36 @@ func newCurateCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&failOn, "fail-on", "none", "exit 1 when an open curation finding is at least this severe: error, warning, note or none")
 	cmd.Flags().StringVar(&nowFlag, "now", "", "the decision time (RFC 3339 or YYYY-MM-DD; default the space's clock): what counts as stale")
 	cmd.Flags().IntVar(&minPages, "min-pages", 0, "missing_concept: how many pages must use a term (default kb.yaml curate.min_pages, else 4)")
+	cmd.Flags().StringSliceVar(&propose, "propose", nil, "open a proposal fixing the finding ID (repeatable); commits no findings")
 	return cmd
+}
+
+// proposeCurate opens a proposal for each finding and prints them.
+func (e *env) proposeCurate(ids []string, minPages int, now time.Time) error {
+	s, err := e.open()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ps, err := ingest.ProposeCurateFixes(e.ctx, s, ingest.CurateProposeOptions{IDs: ids, Now: now, MinPages: minPages, Author: e.identity()})
+	if errors.Is(err, lint.ErrUnknownFinding) || errors.Is(err, lint.ErrResolvedFinding) || errors.Is(err, ingest.ErrAlreadyProposed) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	return e.emit(ps, func(w io.Writer) { printCurateProposals(w, ps) })
+}
+
+func printCurateProposals(w io.Writer, ps []ingest.CurateProposal) {
+	for _, p := range ps {
+		if p.Unchanged {
+			fmt.Fprintf(w, "%s %s: nothing to change\n", p.Check, p.Finding)
+			continue
+		}
+		fmt.Fprintf(w, "proposed %s: %s\n", p.Batch, p.Title)
+		fmt.Fprintf(w, "    %s (pt approve %s --approved-by NAME)\n", p.Proposal, p.Batch)
+	}
 }
 
 // writeCurateReport prints a curation run: its rows like lint's (text
