@@ -39,7 +39,7 @@ type Block struct {
 // Blocks reads the prose of a Markdown body in document order, through the
 // same dialect as Analyze.
 func Blocks(src []byte) []Block {
-	doc := md.Parser().Parse(text.NewReader(src))
+	doc := md().Parser().Parse(text.NewReader(src))
 	var out []Block
 	section := ""
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

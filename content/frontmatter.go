@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -70,12 +71,12 @@ func mergeMapping(orig, fresh *yaml.Node, t reflect.Type) *yaml.Node {
 	return out
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)`)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // yamlErrLine turns yaml.v3's "line N" (counted within the frontmatter) into
 // a line of the file, where the frontmatter starts on line 2.
 func yamlErrLine(err error) int {
-	m := yamlLineRe.FindStringSubmatch(err.Error())
+	m := yamlLineRe().FindStringSubmatch(err.Error())
 	if m == nil {
 		return 1
 	}
@@ -83,7 +84,7 @@ func yamlErrLine(err error) int {
 	return n + 1
 }
 
-var yamlLeadLineRe = regexp.MustCompile(`(?m)^(\s*)line \d+: `)
+var yamlLeadLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(\s*)line \d+: `) })
 
 // cleanYAMLErr makes yaml.v3's message one line without its leading
 // "line N:" (the finding carries the line); a line named inside the
@@ -91,8 +92,8 @@ var yamlLeadLineRe = regexp.MustCompile(`(?m)^(\s*)line \d+: `)
 func cleanYAMLErr(err error) string {
 	s := strings.TrimPrefix(err.Error(), "yaml: ")
 	s = strings.ReplaceAll(s, "unmarshal errors:\n  ", "")
-	s = yamlLeadLineRe.ReplaceAllString(s, "$1")
-	s = yamlLineRe.ReplaceAllStringFunc(s, func(m string) string {
+	s = yamlLeadLineRe().ReplaceAllString(s, "$1")
+	s = yamlLineRe().ReplaceAllStringFunc(s, func(m string) string {
 		n, _ := strconv.Atoi(strings.TrimPrefix(m, "line "))
 		return "line " + strconv.Itoa(n+1)
 	})

@@ -28,10 +28,12 @@ type HTMLOptions struct {
 // keeps goldmark's safe default: raw HTML in a page is omitted, never
 // passed through, and javascript:, vbscript: and file: destinations are
 // emptied.
-var htmlMD = goldmark.New(
-	goldmark.WithExtensions(extension.Linkify, extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
-		extension.Strikethrough, extension.TaskList, &frontmatter.Extender{}),
-)
+var htmlMD = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.Linkify, extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+			extension.Strikethrough, extension.TaskList, &frontmatter.Extender{}),
+	)
+})
 
 // htmlPolicy is the second line of defence, applied to whatever goldmark
 // wrote: only the elements and attributes Markdown produces, links to
@@ -61,7 +63,7 @@ func newHTMLPolicy() *bluemonday.Policy {
 // runs code. Headings get the anchors a git host gives them, so that
 // "#anchor" links work.
 func RenderHTML(src []byte, opts HTMLOptions) []byte {
-	doc := htmlMD.Parser().Parse(text.NewReader(src))
+	doc := htmlMD().Parser().Parse(text.NewReader(src))
 	anchors := newAnchorSet()
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -78,7 +80,7 @@ func RenderHTML(src []byte, opts HTMLOptions) []byte {
 		return ast.WalkContinue, nil
 	})
 	var b bytes.Buffer
-	if err := htmlMD.Renderer().Render(&b, src, doc); err != nil {
+	if err := htmlMD().Renderer().Render(&b, src, doc); err != nil {
 		// Rendering writes to memory and fails only on a renderer bug.
 		return htmlPolicy().SanitizeBytes([]byte("<pre>" + err.Error() + "</pre>"))
 	}
@@ -89,7 +91,7 @@ func RenderHTML(src []byte, opts HTMLOptions) []byte {
 // scheme other than http, https or mailto is dropped before it is asked.
 func rewriteDest(dest []byte, image bool, opts HTMLOptions) []byte {
 	d := string(bytes.TrimSpace(dest))
-	if m := schemeRe.FindString(d); m != "" {
+	if m := schemeRe().FindString(d); m != "" {
 		switch string(bytes.ToLower([]byte(m))) {
 		case "http:", "https:", "mailto:":
 		default:

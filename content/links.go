@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Link is a reference from a page to somewhere else: a Markdown link or a
@@ -21,7 +22,7 @@ type Link struct {
 	Anchor   string `json:"anchor,omitempty"`
 }
 
-var schemeRe = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
+var schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`) })
 
 // ParseLink reads a link destination as a page writes it: external or
 // not, and for a link within the repository its path and anchor.
@@ -30,7 +31,7 @@ func ParseLink(dest string) Link { return newLink(dest, "", 0) }
 func newLink(dest, text string, line int) Link {
 	l := Link{Target: dest, Text: text, Line: line}
 	switch {
-	case strings.HasPrefix(dest, "//") || schemeRe.MatchString(dest):
+	case strings.HasPrefix(dest, "//") || schemeRe().MatchString(dest):
 		l.External = true
 		return l
 	}
@@ -46,12 +47,14 @@ func newLink(dest, text string, line int) Link {
 }
 
 // wikiLinkRe matches [[target]], [[target#anchor]] and [[target|label]].
-var wikiLinkRe = regexp.MustCompile(`\[\[([^\[\]|#\n]*)(#[^\[\]|\n]*)?(\|[^\[\]\n]*)?\]\]`)
+var wikiLinkRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\[\[([^\[\]|#\n]*)(#[^\[\]|\n]*)?(\|[^\[\]\n]*)?\]\]`)
+})
 
 func wikiLinks(src []byte, li lineIndex, skip [][2]int) []Link {
 	start := bodyOffset(src)
 	var out []Link
-	for _, m := range wikiLinkRe.FindAllSubmatchIndex(src, -1) {
+	for _, m := range wikiLinkRe().FindAllSubmatchIndex(src, -1) {
 		if m[0] < start || inRanges(m[0], skip) {
 			continue
 		}

@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"sort"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -14,11 +15,15 @@ import (
 
 // md is the one Markdown dialect pt reads: CommonMark with GFM tables, task
 // lists and strikethrough, and YAML or TOML frontmatter, which goldmark skips
-// so that positions stay offsets into the whole file.
-var md = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, &frontmatter.Extender{}),
-	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-)
+// so that positions stay offsets into the whole file. It is built on first
+// use, like every other table of pt, so that a command that reads no page
+// does not pay for it at start.
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, &frontmatter.Extender{}),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	)
+})
 
 // Heading is a Markdown heading with the anchor a git host gives it.
 type Heading struct {
@@ -56,7 +61,7 @@ func (li lineIndex) line(off int) int {
 // Analyze parses a whole page file (frontmatter included) and returns its
 // structure. It never fails: Markdown has no syntax errors.
 func Analyze(src []byte) *Structure {
-	doc := md.Parser().Parse(text.NewReader(src))
+	doc := md().Parser().Parse(text.NewReader(src))
 	li := newLineIndex(src)
 	s := &Structure{}
 	anchors := newAnchorSet()

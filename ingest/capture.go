@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptwiki/pt/content"
@@ -56,8 +57,10 @@ type CaptureResult struct {
 }
 
 var (
-	rememberRe = regexp.MustCompile(`(?s)\[\[REMEMBER:\s*(.+?)\s*\]\]`)
-	lessonRe   = regexp.MustCompile(`(?im)^[ \t]*(?:[-*>][ \t]*)?(?:\*\*|__)?(?:lesson(?: learned)?|learned|til)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(\S.*)$`)
+	rememberRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)\[\[REMEMBER:\s*(.+?)\s*\]\]`) })
+	lessonRe   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)^[ \t]*(?:[-*>][ \t]*)?(?:\*\*|__)?(?:lesson(?: learned)?|learned|til)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(\S.*)$`)
+	})
 )
 
 // Capture reads an agent's output or a session transcript (Claude Code or
@@ -136,10 +139,10 @@ func lessonsBody(ls []Lesson) string {
 // findLessons returns the markers and lesson lines of a text.
 func findLessons(text string) []Lesson {
 	var out []Lesson
-	for _, m := range rememberRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range rememberRe().FindAllStringSubmatch(text, -1) {
 		out = append(out, Lesson{Text: strings.TrimSpace(m[1]), Marker: "remember"})
 	}
-	for _, m := range lessonRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range lessonRe().FindAllStringSubmatch(text, -1) {
 		t := strings.TrimSpace(strings.Trim(strings.TrimSpace(m[1]), "*_"))
 		if t != "" {
 			out = append(out, Lesson{Text: t, Marker: "lesson"})

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -374,11 +375,11 @@ func demoteHeadings(text string) string {
 }
 
 // quotedRe matches what a reason quotes of the question or the answer.
-var quotedRe = regexp.MustCompile(`"[^"]*"`)
+var quotedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"[^"]*"`) })
 
 // unquote drops from a gate's reason the words it quotes, so that the
 // consult log keeps why a consult was skipped and nothing of what was asked.
-func unquote(reason string) string { return quotedRe.ReplaceAllString(reason, `"…"`) }
+func unquote(reason string) string { return quotedRe().ReplaceAllString(reason, `"…"`) }
 
 // recordConsult appends v to the consult log. The log is a convenience for
 // retrospectives and reviews: failing to write it never fails the consult.

@@ -52,7 +52,11 @@ func Ingest(ctx context.Context, s *wiki.Space, src Source) (*wiki.Result, error
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	b := wiki.Batch{Kind: wiki.KindIngest, Title: title, ApprovedBy: in.src.ApprovedBy, Author: src.Author, When: src.When, Propose: src.Propose}
-	return s.Apply(ctx, b, in.stage)
+	res, err := s.Apply(ctx, b, in.stage)
+	if err == nil {
+		keepOrigins(ctx, s, in.base, res)
+	}
+	return res, err
 }
 
 // checked is a source that passed every check, ready to stage.
@@ -67,6 +71,7 @@ type checked struct {
 	origin    *origin       // the file read, nil for none
 	page      *content.Page // the source as parsed: its own frontmatter keys survive
 	related   []string
+	base      wiki.Rev // the head the batch was last staged on: its commit's parent
 }
 
 // checkSource runs every check that does not need the repository's head.
@@ -141,6 +146,7 @@ func checkSource(s *wiki.Space, src Source) (*checked, error) {
 // stage writes the source, its summary and the fan-out on tx. It runs again
 // when the batch must be rebuilt on a newer head.
 func (in *checked) stage(ctx context.Context, tx *wiki.Tx) error {
+	in.base = tx.Head()
 	for _, r := range in.related {
 		if link, err := tx.IsSymlink(ctx, r); err != nil || link {
 			if err == nil {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/wiki"
@@ -57,7 +58,7 @@ func originOf(s *wiki.Space, name string) *origin {
 }
 
 // importPin is the "@<blob id>" an import appends to the origin it records.
-var importPin = regexp.MustCompile(`@[0-9a-f]{40}$`)
+var importPin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`@[0-9a-f]{40}$`) })
 
 // names reports whether a recorded origin names this file: in either form,
 // with or without an import's pin.
@@ -65,7 +66,7 @@ func (o *origin) names(recorded string) bool {
 	if o == nil || recorded == "" {
 		return false
 	}
-	recorded = importPin.ReplaceAllString(recorded, "")
+	recorded = importPin().ReplaceAllString(recorded, "")
 	for _, f := range o.forms {
 		if recorded == f || path.Clean(recorded) == f {
 			return true

@@ -39,7 +39,7 @@ func claimsOf(s sentence) []claim {
 		// 1.24 and later: kernel 3.2"): they join its frame as words.
 		var quals []string
 		rest := s.Text[:v.start] + " " + s.Text[v.end:]
-		rest = quotedRe.ReplaceAllString(rest, " ") // a cited title is not the subject
+		rest = quotedRe().ReplaceAllString(rest, " ") // a cited title is not the subject
 		for _, o := range vals {
 			if o != v {
 				rest = strings.Replace(rest, s.Text[o.start:o.end], " ", 1)

@@ -4,20 +4,23 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ptwiki/pt/content"
 )
 
 var (
-	lessonHeadingRe = regexp.MustCompile(`(?i)\b(lessons?|learn(ed|t|ings)|takeaways?)\b`)
-	lessonLineRe    = regexp.MustCompile(`(?i)^(lessons?(?: learn(?:ed|t))?|takeaway|learn(?:ed|t))\s*:`)
+	lessonHeadingRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(lessons?|learn(ed|t|ings)|takeaways?)\b`) })
+	lessonLineRe    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(lessons?(?: learn(?:ed|t))?|takeaway|learn(?:ed|t))\s*:`)
+	})
 )
 
 // lessonHeading reports whether a heading opens a section of lessons.
-func lessonHeading(h string) bool { return lessonHeadingRe.MatchString(h) }
+func lessonHeading(h string) bool { return lessonHeadingRe().MatchString(h) }
 
 // lessonLine reports whether a sentence states a lesson by itself.
-func lessonLine(s string) bool { return lessonLineRe.MatchString(s) }
+func lessonLine(s string) bool { return lessonLineRe().MatchString(s) }
 
 // lessonSimilarity is how alike two lessons' content words must be to be
 // the same lesson learned twice.

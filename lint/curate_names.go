@@ -3,9 +3,10 @@ package lint
 import (
 	"strings"
 
-	"github.com/ptwiki/pt/content"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ptwiki/pt/content"
 )
 
 // namesApart reports whether two claims name different things: each
@@ -88,7 +89,7 @@ func calendarWord(w string) bool {
 	if len(w) < 3 {
 		return false
 	}
-	if weekdayRe.MatchString(strings.ToUpper(w[:1]) + w[1:]) {
+	if weekdayRe().MatchString(strings.ToUpper(w[:1]) + w[1:]) {
 		return true
 	}
 	for _, f := range []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"} {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,12 +31,20 @@ type anchor struct {
 }
 
 var (
-	presentRe = regexp.MustCompile(`(?i)\b(as of|currently|at the moment|at present|presently|right now|for now|for the time being|at the time of writing|these days|nowadays|latest|newest|most recent|in (?:beta|alpha|preview)|temporarily|temporary)\b`)
-	futureRe  = regexp.MustCompile(`\b(will|won't|[Uu]ntil|till|upcoming|scheduled (?:for|to)|planned (?:for|to)|plans? to|(?:is|are) expected|going to|deadline|due (?:on|by|in)|not yet|next release|no later than|begins|starts|opens|closes|ends|reaches|expires|expect(?:s|ed)?)\b`)
-	quarterRe = regexp.MustCompile(`(?i)\b(?:Q([1-4])|H([12]))\s*(?:of\s+)?((?:19|20)\d\d)\b|\b((?:19|20)\d\d)\s*[-/ ]?\s*(?:Q([1-4])|H([12]))\b`)
-	quotedRe  = regexp.MustCompile(`"[^"]*"|“[^”]*”|_[^_]+_`)
-	yearRe    = regexp.MustCompile(`\b((?:19|20)\d\d)\b`)
-	sinceRe   = regexp.MustCompile(`(?i)\b(since|from|after|between|starting(?: in| with)?|beginning(?: in| with)?|introduced in|added in)\s*$`)
+	presentRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(as of|currently|at the moment|at present|presently|right now|for now|for the time being|at the time of writing|these days|nowadays|latest|newest|most recent|in (?:beta|alpha|preview)|temporarily|temporary)\b`)
+	})
+	futureRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(will|won't|[Uu]ntil|till|upcoming|scheduled (?:for|to)|planned (?:for|to)|plans? to|(?:is|are) expected|going to|deadline|due (?:on|by|in)|not yet|next release|no later than|begins|starts|opens|closes|ends|reaches|expires|expect(?:s|ed)?)\b`)
+	})
+	quarterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:Q([1-4])|H([12]))\s*(?:of\s+)?((?:19|20)\d\d)\b|\b((?:19|20)\d\d)\s*[-/ ]?\s*(?:Q([1-4])|H([12]))\b`)
+	})
+	quotedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"[^"]*"|“[^”]*”|_[^_]+_`) })
+	yearRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b((?:19|20)\d\d)\b`) })
+	sinceRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(since|from|after|between|starting(?: in| with)?|beginning(?: in| with)?|introduced in|added in)\s*$`)
+	})
 )
 
 // timedOf returns the sentence as a timed claim when it has both a time
@@ -47,10 +56,10 @@ func timedOf(s sentence) (timedClaim, bool) {
 	}
 	// Quoted words are someone else's (a talk's title, a quotation):
 	// they do not date the sentence that cites them.
-	own := quotedRe.ReplaceAllString(s.Text, " ")
-	if m := futureRe.FindString(own); m != "" {
+	own := quotedRe().ReplaceAllString(s.Text, " ")
+	if m := futureRe().FindString(own); m != "" {
 		t.Marker, t.Future = strings.ToLower(m), true
-	} else if m := presentRe.FindString(own); m != "" {
+	} else if m := presentRe().FindString(own); m != "" {
 		t.Marker = strings.ToLower(m)
 	} else {
 		return t, false
@@ -75,7 +84,7 @@ func anchorsOf(s string) []anchor {
 	}
 	add := func(a anchor, start, end int) {
 		spans = append(spans, [2]int{start, end})
-		if a.Version == "" && sinceRe.MatchString(s[:start]) {
+		if a.Version == "" && sinceRe().MatchString(s[:start]) {
 			return
 		}
 		out = append(out, a)
@@ -94,7 +103,7 @@ func anchorsOf(s string) []anchor {
 			}
 		}
 	}
-	for _, m := range quarterRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range quarterRe().FindAllStringSubmatchIndex(s, -1) {
 		if taken(m[0], m[1]) {
 			continue
 		}
@@ -118,7 +127,7 @@ func anchorsOf(s string) []anchor {
 		}
 		add(anchor{Raw: s[m[0]:m[1]], End: time.Date(y, time.Month(month)+1, 1, 0, 0, 0, 0, time.UTC)}, m[0], m[1])
 	}
-	for _, m := range yearRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range yearRe().FindAllStringSubmatchIndex(s, -1) {
 		if taken(m[0], m[1]) {
 			continue
 		}

@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -20,25 +21,25 @@ type sentence struct {
 const maxCurateBytes = 256 << 10
 
 // mdLinkRe is a Markdown link or image; its text stays, its target goes.
-var mdLinkRe = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+var mdLinkRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`) })
 
 // urlRe is a bare URL: its digits are not claims.
-var urlRe = regexp.MustCompile(`(?i)\b(?:https?|ftp)://\S+|\bwww\.\S+`)
+var urlRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:https?|ftp)://\S+|\bwww\.\S+`) })
 
 // htmlTagRe is an inline HTML tag.
-var htmlTagRe = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
+var htmlTagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`</?[a-zA-Z][^>]*>`) })
 
 // plainInline turns a line of Markdown into its prose: links keep their
 // text, URLs, tags and emphasis marks go, code spans keep their text.
 func plainInline(s string) string {
 	if strings.ContainsAny(s, "[]") {
-		s = mdLinkRe.ReplaceAllString(s, "$1")
+		s = mdLinkRe().ReplaceAllString(s, "$1")
 	}
 	if strings.Contains(s, "://") || strings.Contains(s, "www.") {
-		s = urlRe.ReplaceAllString(s, " ")
+		s = urlRe().ReplaceAllString(s, " ")
 	}
 	if strings.Contains(s, "<") {
-		s = htmlTagRe.ReplaceAllString(s, " ")
+		s = htmlTagRe().ReplaceAllString(s, " ")
 	}
 	s = strings.NewReplacer("**", "", "__", "", "`", "", "*", "").Replace(s)
 	return strings.TrimSpace(s)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kinds of value a claim states. Two claims conflict only on values of
@@ -27,16 +28,30 @@ type value struct {
 }
 
 var (
-	timeRe  = regexp.MustCompile(`(?i)\b([01]?\d|2[0-3]):([0-5]\d)\s*(am|pm)?(?:\s*(utc|gmt|[a-z]{2,3}t)\b)?|\b(1[0-2]|[1-9])\s*(am|pm)\b(?:\s*(utc|gmt|[a-z]{2,3}t)\b)?`)
-	isoRe   = regexp.MustCompile(`\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b`)
-	monthRe = regexp.MustCompile(`(?i)\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?((?:19|20)\d\d)\b|\b(\d{1,2})\s+(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s+((?:19|20)\d\d)\b`)
-	verRe   = regexp.MustCompile(`(?i)\b(go|kubernetes|k8s|version|release|v)\s?(\d+\.\d+(?:\.\d+)?)(?:\b|$)|\b(\d+\.\d+\.\d+)\b`)
-	countRe = regexp.MustCompile(`(?i)(^|[^\w.:/-])(\d+(?:\.\d+)?(?:\s*[-–]\s*\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*(%|[a-z]{2,}\b)`)
+	timeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([01]?\d|2[0-3]):([0-5]\d)\s*(am|pm)?(?:\s*(utc|gmt|[a-z]{2,3}t)\b)?|\b(1[0-2]|[1-9])\s*(am|pm)\b(?:\s*(utc|gmt|[a-z]{2,3}t)\b)?`)
+	})
+	isoRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b`) })
+	monthRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?((?:19|20)\d\d)\b|\b(\d{1,2})\s+(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s+((?:19|20)\d\d)\b`)
+	})
+	verRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(go|kubernetes|k8s|version|release|v)\s?(\d+\.\d+(?:\.\d+)?)(?:\b|$)|\b(\d+\.\d+\.\d+)\b`)
+	})
+	countRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(^|[^\w.:/-])(\d+(?:\.\d+)?(?:\s*[-–]\s*\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*(%|[a-z]{2,}\b)`)
+	})
 	// productRe is a product named with its release: macOS 12, Windows 10.
-	productRe     = regexp.MustCompile(`(?i)\b(macos|windows|ubuntu|debian|fedora|rhel|android|ios|python|node|java|linux kernel|kernel)\s+(?:version\s+)?(\d+(?:\.\d+)*)\b`)
-	ordinalUnitRe = regexp.MustCompile(`(?i)\b(week|day|phase|step|stage|tier|level|round)\s+(\d{1,2})\b`)
-	weekdayRe     = regexp.MustCompile(`\b((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)\b`)
-	numberWordRe  = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b`)
+	productRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(macos|windows|ubuntu|debian|fedora|rhel|android|ios|python|node|java|linux kernel|kernel)\s+(?:version\s+)?(\d+(?:\.\d+)*)\b`)
+	})
+	ordinalUnitRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(week|day|phase|step|stage|tier|level|round)\s+(\d{1,2})\b`)
+	})
+	weekdayRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)\b`) })
+	numberWordRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b`)
+	})
 )
 
 var numberWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
@@ -51,7 +66,7 @@ var months = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "j
 // first kind that matches it: a date's digits are not also a count.
 func valuesOf(s string) []value {
 	digits := strings.ContainsAny(s, "0123456789")
-	if !digits && !numberWordRe.MatchString(s) && !weekdayRe.MatchString(s) {
+	if !digits && !numberWordRe().MatchString(s) && !weekdayRe().MatchString(s) {
 		return nil // most sentences stop here
 	}
 	var out []value
@@ -63,10 +78,10 @@ func valuesOf(s string) []value {
 		}
 		return false
 	}
-	for _, m := range isoRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range isoRe().FindAllStringSubmatchIndex(s, -1) {
 		out = append(out, value{Kind: valDate, Norm: s[m[0]:m[1]], start: m[0], end: m[1]})
 	}
-	for _, m := range monthRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range monthRe().FindAllStringSubmatchIndex(s, -1) {
 		if taken(m[0], m[1]) {
 			continue
 		}
@@ -86,13 +101,13 @@ func valuesOf(s string) []value {
 		}
 		out = append(out, value{Kind: valDate, Norm: n, start: m[0], end: m[1]})
 	}
-	for _, m := range timeRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range timeRe().FindAllStringSubmatchIndex(s, -1) {
 		if taken(m[0], m[1]) {
 			continue
 		}
 		out = append(out, value{Kind: valTime, Norm: normTime(s, m), start: m[0], end: m[1]})
 	}
-	for _, m := range verRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range verRe().FindAllStringSubmatchIndex(s, -1) {
 		if taken(m[0], m[1]) {
 			continue
 		}
@@ -110,22 +125,22 @@ func valuesOf(s string) []value {
 		}
 		out = append(out, value{Kind: valVersion, Norm: ver, Unit: prod, start: m[0], end: m[1]})
 	}
-	for _, m := range productRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range productRe().FindAllStringSubmatchIndex(s, -1) {
 		if taken(m[0], m[1]) {
 			continue
 		}
 		out = append(out, value{Kind: valVersion, Norm: s[m[4]:m[5]], Unit: strings.ToLower(s[m[2]:m[3]]), start: m[0], end: m[1]})
 	}
-	for _, m := range ordinalUnitRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range ordinalUnitRe().FindAllStringSubmatchIndex(s, -1) {
 		if taken(m[0], m[1]) {
 			continue
 		}
 		out = append(out, value{Kind: valCount, Norm: s[m[4]:m[5]], Unit: strings.ToLower(s[m[2]:m[3]]) + " #", start: m[0], end: m[1]})
 	}
-	for _, m := range weekdayRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range weekdayRe().FindAllStringSubmatchIndex(s, -1) {
 		out = append(out, value{Kind: valWeekday, Norm: strings.ToLower(s[m[2] : m[2]+3]), start: m[0], end: m[1]})
 	}
-	for _, m := range countRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range countRe().FindAllStringSubmatchIndex(s, -1) {
 		a, b := m[4], m[7]
 		if taken(a, b) {
 			continue

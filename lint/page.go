@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/content/secret"
@@ -34,11 +35,13 @@ type page struct {
 
 // htmlIDRe finds the explicit anchors a page declares in HTML
 // (<a name="x">, <span id="x">), which hosts honour like heading anchors.
-var htmlIDRe = regexp.MustCompile(`<[a-zA-Z][^>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']`)
+var htmlIDRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<[a-zA-Z][^>]*?\s(?:id|name)\s*=\s*["']([^"']+)["']`)
+})
 
 // headingIDRe finds explicit heading ids ("## Names {#names}"), which
 // Hugo, kramdown and Pandoc turn into the heading's anchor.
-var headingIDRe = regexp.MustCompile(`\{#([^}\s]+)[^}]*\}\s*$`)
+var headingIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{#([^}\s]+)[^}]*\}\s*$`) })
 
 // parse extracts from data, the page's text, what the checks need.
 func (p *page) parse(data []byte) {
@@ -67,12 +70,12 @@ func (p *page) parse(data []byte) {
 	p.anchors = make(map[string]bool, len(st.Headings))
 	for _, h := range st.Headings {
 		p.anchors[strings.ToLower(h.Anchor)] = true
-		if m := headingIDRe.FindStringSubmatch(h.Text); m != nil {
+		if m := headingIDRe().FindStringSubmatch(h.Text); m != nil {
 			p.anchors[strings.ToLower(m[1])] = true
 		}
 	}
 	if bytes.Contains(data, []byte("id=")) || bytes.Contains(data, []byte("name=")) {
-		for _, m := range htmlIDRe.FindAllSubmatch(data, -1) {
+		for _, m := range htmlIDRe().FindAllSubmatch(data, -1) {
 			p.anchors[strings.ToLower(string(m[1]))] = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -156,7 +157,7 @@ func rowBefore(a, b Finding) bool {
 	return string(ja) < string(jb)
 }
 
-var lintTitleRe = regexp.MustCompile(`^\d+ open findings? \(\d+ new, \d+ resolved\)`)
+var lintTitleRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+ open findings? \(\d+ new, \d+ resolved\)`) })
 
 // RetitleMerged is the title of a lint batch rebuilt by pt sync with a
 // merged findings.json (a wiki.RetitleFunc): the open findings it now
@@ -164,7 +165,7 @@ var lintTitleRe = regexp.MustCompile(`^\d+ open findings? \(\d+ new, \d+ resolve
 // with the rest of its own title (pages marked stale) kept.
 func RetitleMerged(title string, merged, upstream []byte) string {
 	m, err := decodeFindings(merged)
-	if err != nil || !lintTitleRe.MatchString(title) {
+	if err != nil || !lintTitleRe().MatchString(title) {
 		return title
 	}
 	up, err := decodeFindings(upstream)
@@ -189,5 +190,5 @@ func RetitleMerged(title string, merged, upstream []byte) string {
 			resolved++
 		}
 	}
-	return fmt.Sprintf("%d open finding%s (%d new, %d resolved)", open, plural(open), opened, resolved) + lintTitleRe.ReplaceAllString(title, "")
+	return fmt.Sprintf("%d open finding%s (%d new, %d resolved)", open, plural(open), opened, resolved) + lintTitleRe().ReplaceAllString(title, "")
 }

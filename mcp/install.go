@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // installClient is where one coding agent keeps its MCP servers and how it
@@ -119,7 +120,7 @@ type InstallResult struct {
 	TokenEnv string `json:"token_env,omitempty"`
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Install merges an entry for pt into a coding agent's MCP configuration,
 // keeping everything else in the file as it was: one that runs `pt serve`,
@@ -258,7 +259,7 @@ func remoteEntry(c installClient, opts InstallOptions, res *InstallResult) ([]me
 	if env == "" {
 		env = DefaultTokenEnv
 	}
-	if !envName.MatchString(env) {
+	if !envName().MatchString(env) {
 		return nil, fmt.Errorf("--token-env %q is not an environment variable name", env)
 	}
 	res.URL, res.TokenEnv = u.String(), env

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -112,8 +113,10 @@ func lookupEntry(doc map[string]any, name string) (map[string]any, bool) {
 	return entry, ok
 }
 
-var tableHeader = regexp.MustCompile(`^[ \t]*\[`)
-var commandOrArgs = regexp.MustCompile(`^[ \t]*"?(?:command|args|url|bearer_token_env_var)"?[ \t]*=`)
+var tableHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*\[`) })
+var commandOrArgs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t]*"?(?:command|args|url|bearer_token_env_var)"?[ \t]*=`)
+})
 
 // keepOtherKeys takes the text after the entry's header line and drops its
 // command and args assignments (an args array may span lines), up to the
@@ -127,10 +130,10 @@ func keepOtherKeys(rest string) string {
 			b.WriteString(l) // the remainder of the header line: its newline
 			continue
 		}
-		if inTable && !skipping && tableHeader.MatchString(l) {
+		if inTable && !skipping && tableHeader().MatchString(l) {
 			inTable = false
 		}
-		if inTable && !skipping && commandOrArgs.MatchString(l) {
+		if inTable && !skipping && commandOrArgs().MatchString(l) {
 			skipping, depth = true, 0
 		}
 		if skipping {

@@ -56,7 +56,7 @@ type tokensFile struct {
 	Tokens []Token `json:"tokens"`
 }
 
-var tokenNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var tokenNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // Tokens is the token store of a space: a JSON file of mode 0600 under the
 // space's state directory. It re-reads the file when it changes, so a token
@@ -143,10 +143,10 @@ func (ts *Tokens) Issue(spec TokenSpec, now time.Time) (string, Token, error) {
 	if name == "" {
 		name = spec.For
 	}
-	if !tokenNameRe.MatchString(name) {
+	if !tokenNameRe().MatchString(name) {
 		return "", Token{}, fmt.Errorf("token %q: %w (letters, digits, '.', '_' and '-', at most 64)", name, ErrBadTokenName)
 	}
-	if spec.For != "" && !tokenNameRe.MatchString(spec.For) {
+	if spec.For != "" && !tokenNameRe().MatchString(spec.For) {
 		return "", Token{}, fmt.Errorf("token for %q: %w (a person's name: letters, digits, '.', '_' and '-')", spec.For, ErrBadTokenName)
 	}
 	if spec.Scope != ScopeRead && spec.Scope != ScopeWrite {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/ptwiki/pt/retrieve/internal/index"
@@ -33,7 +34,7 @@ type acronym struct {
 
 // acronymRe finds a parenthesised short form: 2 to 10 letters or digits,
 // starting with a letter.
-var acronymRe = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9]{1,9})\)`)
+var acronymRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9]{1,9})\)`) })
 
 // acronyms returns the definitions a page's text makes, each once, found
 // with Schwartz and Hearst's algorithm (A Simple Algorithm for Identifying
@@ -45,7 +46,7 @@ var acronymRe = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9]{1,9})\)`)
 func acronyms(text string) []acronym {
 	var out []acronym
 	seen := map[string]bool{}
-	for _, m := range acronymRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range acronymRe().FindAllStringSubmatchIndex(text, -1) {
 		short := text[m[2]:m[3]]
 		if upper(short) < 2 {
 			continue

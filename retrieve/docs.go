@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ptwiki/pt/content"
 	"github.com/ptwiki/pt/retrieve/internal/index"
@@ -116,18 +117,18 @@ func clip(s string, n int) string {
 }
 
 // spokeEntryRe is a member line of a spoke: "- [Title](rel.md) — summary".
-var spokeEntryRe = regexp.MustCompile(`(?m)^- \[(.*)\]\(([^)\s]+)\)(?: — (.*))?$`)
+var spokeEntryRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^- \[(.*)\]\(([^)\s]+)\)(?: — (.*))?$`) })
 
 // spokeText is what a spoke says about its topic: its own prose and the
 // titles and summaries of its members, without link targets.
 func spokeText(body []byte) string {
-	return spokeEntryRe.ReplaceAllString(string(body), "- $1 — $3")
+	return spokeEntryRe().ReplaceAllString(string(body), "- $1 — $3")
 }
 
 // spokeMembers returns the pages a spoke (or part) at p lists, as space
 // paths, and the parts it links to.
 func spokeMembers(p string, body []byte) (members, parts []string) {
-	for _, m := range spokeEntryRe.FindAllStringSubmatch(string(body), -1) {
+	for _, m := range spokeEntryRe().FindAllStringSubmatch(string(body), -1) {
 		target := strings.NewReplacer("%20", " ", "%28", "(", "%29", ")").Replace(m[2])
 		q := path.Join(path.Dir(p), target)
 		if strings.HasPrefix(q, wiki.TopicsDir) {
@@ -143,8 +144,10 @@ func spokeMembers(p string, body []byte) (members, parts []string) {
 // near-duplicates apart: a year or other number (annual-report-2023.md,
 // heapdump14.md, 2022-h1.md), a language code (README-de.md, README.zh.md).
 var (
-	familyNumRe  = regexp.MustCompile(`\d+`)
-	familyLangRe = regexp.MustCompile(`[-_.](de|es|fr|hi|id|it|ja|ko|pt|uk|zh|ru|pl|nl|tr|vi|bn|zh-cn|zh-tw|pt-br)$`)
+	familyNumRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
+	familyLangRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[-_.](de|es|fr|hi|id|it|ja|ko|pt|uk|zh|ru|pl|nl|tr|vi|bn|zh-cn|zh-tw|pt-br)$`)
+	})
 )
 
 // family is the key shared by pages that differ only by a number or a
@@ -154,9 +157,9 @@ func family(p string) string {
 	p = canonical(p)
 	dir, base := path.Split(p)
 	base = strings.TrimSuffix(base, path.Ext(base))
-	base = familyLangRe.ReplaceAllString(strings.ToLower(base), "")
-	dir = familyNumRe.ReplaceAllString(dir, "#")
-	base = familyNumRe.ReplaceAllString(base, "#")
+	base = familyLangRe().ReplaceAllString(strings.ToLower(base), "")
+	dir = familyNumRe().ReplaceAllString(dir, "#")
+	base = familyNumRe().ReplaceAllString(base, "#")
 	return dir + base
 }
 

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ptwiki/pt/retrieve/internal/index"
 )
@@ -21,21 +22,29 @@ const (
 )
 
 var (
-	decisionAsk = regexp.MustCompile(`(?i)\bwhy\b.*\b(choose|chose|chosen|pick|picked|select|selected|decide|decided|prefer|preferred|use|using|adopt|adopted|go with|went with|switch|switched|move|moved)\b`)
-	dateAsk     = regexp.MustCompile(`(?i)^\s*(when\b|what (date|day|time)\b|which (date|day)\b|by when\b|how soon\b)`)
+	decisionAsk = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bwhy\b.*\b(choose|chose|chosen|pick|picked|select|selected|decide|decided|prefer|preferred|use|using|adopt|adopted|go with|went with|switch|switched|move|moved)\b`)
+	})
+	dateAsk = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(when\b|what (date|day|time)\b|which (date|day)\b|by when\b|how soon\b)`)
+	})
 	// decisionHeading is a heading that states a decision or its reason.
-	decisionHeading = regexp.MustCompile(`(?i)\b(decision|decided|outcome|resolution|rationale|conclusion|chosen|choice|why)\b`)
+	decisionHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(decision|decided|outcome|resolution|rationale|conclusion|chosen|choice|why)\b`)
+	})
 	// dateText is a date as pages write them: 2026-11-20, 20/11/2026,
 	// "November 20", "20 Nov 2026", "Q3 2026", a weekday with a time.
-	dateText = regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}|q[1-4] \d{4}|(mon|tues|wednes|thurs|fri|satur|sun)days? .{0,20}\d{1,2}(:\d{2})? ?(am|pm|utc|pt|et|cet)?)`)
+	dateText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* \d{4}|q[1-4] \d{4}|(mon|tues|wednes|thurs|fri|satur|sun)days? .{0,20}\d{1,2}(:\d{2})? ?(am|pm|utc|pt|et|cet)?)`)
+	})
 )
 
 // questionIntent reads the intent from the question's form.
 func questionIntent(q string) intent {
 	switch {
-	case dateAsk.MatchString(q):
+	case dateAsk().MatchString(q):
 		return askDate
-	case decisionAsk.MatchString(q):
+	case decisionAsk().MatchString(q):
 		return askDecision
 	}
 	return askOther
@@ -46,9 +55,9 @@ func questionIntent(q string) intent {
 func (in intent) answers(h index.Hit) bool {
 	switch in {
 	case askDecision:
-		return decisionHeading.MatchString(lastHeading(h.Heading))
+		return decisionHeading().MatchString(lastHeading(h.Heading))
 	case askDate:
-		return dateText.MatchString(h.Body)
+		return dateText().MatchString(h.Body)
 	}
 	return false
 }

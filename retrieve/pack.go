@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ptwiki/pt/content"
@@ -162,14 +163,16 @@ func representative(g *group, ask intent) index.Hit {
 // metaLine is a line that labels rather than says: "Status: accepted",
 // "Date: 2026-10-02", "Owner: dana" (a key of at most three words, a
 // colon, a short value).
-var metaLine = regexp.MustCompile(`^[*_]*[A-Za-z][\w-]*(?: [\w-]+){0,2}[*_]*:[*_]*\s+\S.{0,60}$`)
+var metaLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[*_]*[A-Za-z][\w-]*(?: [\w-]+){0,2}[*_]*:[*_]*\s+\S.{0,60}$`)
+})
 
 // hasText reports whether a section holds a line of text: not a heading, a
 // status or metadata line, a frontmatter fence or a rule.
 func hasText(body string) bool {
 	for _, l := range strings.Split(body, "\n") {
 		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "#") || strings.Trim(l, "-*_= ") == "" || metaLine.MatchString(l) {
+		if l == "" || strings.HasPrefix(l, "#") || strings.Trim(l, "-*_= ") == "" || metaLine().MatchString(l) {
 			continue
 		}
 		return true

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptwiki/pt/content"
@@ -30,7 +31,7 @@ func logEntry(b Batch, pages int) string {
 	return e + fmt.Sprintf(" · %d pages", pages)
 }
 
-var entryMonthRe = regexp.MustCompile(`(?m)^- (\d{4}-\d{2})-\d{2}T`)
+var entryMonthRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^- (\d{4}-\d{2})-\d{2}T`) })
 
 const (
 	logOpen  = "<!-- pt:log (append-only: one entry per batch) -->"
@@ -73,7 +74,7 @@ func (tx *Tx) appendLog(ctx context.Context) error {
 			}
 			// The entries move out; what a person wrote around the
 			// block stays, and the list of archives is brought up to date.
-			body = earlierRe.ReplaceAllLiteralString(body, earlierMonths(tx))
+			body = earlierRe().ReplaceAllLiteralString(body, earlierMonths(tx))
 			body = replaceGenerated(body, logOpen, logClose, nil)
 		}
 	}
@@ -92,7 +93,7 @@ func (tx *Tx) appendLog(ctx context.Context) error {
 func newestMonth(entries []string) string {
 	newest := ""
 	for _, e := range entries {
-		if m := entryMonthRe.FindStringSubmatch(e); m != nil && m[1] > newest {
+		if m := entryMonthRe().FindStringSubmatch(e); m != nil && m[1] > newest {
 			newest = m[1]
 		}
 	}
@@ -107,7 +108,7 @@ func (tx *Tx) archiveLog(ctx context.Context, entries []string) error {
 	byMonth := map[string][]string{}
 	month := newestMonth(entries)
 	for _, e := range entries {
-		if m := entryMonthRe.FindStringSubmatch(e); m != nil {
+		if m := entryMonthRe().FindStringSubmatch(e); m != nil {
 			month = m[1]
 		}
 		byMonth[month] = append(byMonth[month], e)
@@ -158,7 +159,7 @@ func mergeEntries(have, add []string) []string {
 	idx := make([]int, len(out))
 	last := ""
 	for i, e := range out {
-		if m := entryTimeRe.FindStringSubmatch(e); m != nil {
+		if m := entryTimeRe().FindStringSubmatch(e); m != nil {
 			last = m[1]
 		}
 		keys[i], idx[i] = last, i
@@ -171,7 +172,7 @@ func mergeEntries(have, add []string) []string {
 	return sorted
 }
 
-var entryTimeRe = regexp.MustCompile(`^- (\d{4}-\d{2}-\d{2}T\S+)`)
+var entryTimeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^- (\d{4}-\d{2}-\d{2}T\S+)`) })
 
 // archivePage is one month of the log. Its links are relative to log/, so
 // they resolve where the file sits.
@@ -187,7 +188,7 @@ func newLog(tx *Tx) *content.Page {
 }
 
 // earlierRe finds log.md's list of archives, which each move rewrites.
-var earlierRe = regexp.MustCompile(`Earlier months: [^\n]*`)
+var earlierRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Earlier months: [^\n]*`) })
 
 // earlierMonths lists the monthly archives, with those this batch writes.
 func earlierMonths(tx *Tx) string {

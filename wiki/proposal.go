@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptwiki/pt/wiki/internal/gitstore"
@@ -34,7 +35,7 @@ var (
 // ProposalRef is the branch of the proposal with batch id id.
 func ProposalRef(id string) string { return ProposalPrefix + id }
 
-var proposalIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+var proposalIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`) })
 
 // Proposal is a batch waiting for a person's review: the JSON of `pt
 // proposals --json`.
@@ -57,7 +58,7 @@ type Proposal struct {
 // leaving the space's branch and work tree alone.
 func (s *Space) proposeCommit(ctx context.Context, tx *Tx) (*Result, error) {
 	b := tx.batch
-	if !proposalIDRe.MatchString(b.ID) {
+	if !proposalIDRe().MatchString(b.ID) {
 		return nil, fmt.Errorf("propose: batch id %q cannot name a branch", b.ID)
 	}
 	req, res, err := s.commitRequest(tx)
@@ -142,7 +143,7 @@ func (s *Space) proposalPages(ctx context.Context, c gitstore.Commit) ([]gitstor
 
 // openProposal finds the proposal id, or says why there is none.
 func (s *Space) openProposal(ctx context.Context, id string) (gitstore.Commit, error) {
-	if !proposalIDRe.MatchString(id) {
+	if !proposalIDRe().MatchString(id) {
 		return gitstore.Commit{}, fmt.Errorf("proposal %q: %w", id, ErrNoProposal)
 	}
 	h, err := s.store.Ref(ctx, ProposalRef(id))

@@ -259,7 +259,7 @@ type spoke struct {
 	bounds     map[string]string // each part's least member key as loaded (memberKey)
 }
 
-var entryRe = regexp.MustCompile(`^- \[(.*)\]\(([^)\s]+)\)(?: — (.*))?$`)
+var entryRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^- \[(.*)\]\(([^)\s]+)\)(?: — (.*))?$`) })
 
 func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) {
 	sp := &spoke{slug: slug, name: name, members: map[string]*member{}, bounds: map[string]string{}}
@@ -286,7 +286,7 @@ func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) 
 	blocks := tx.generatedBody(ctx, p, pa.Page.Body)
 	sp.readEntries(p, blocks, membersOpen, membersClose)
 	for _, part := range generated(blocks, partsOpen, partsClose) {
-		m := entryRe.FindStringSubmatch(part)
+		m := entryRe().FindStringSubmatch(part)
 		if m == nil {
 			continue
 		}
@@ -309,7 +309,7 @@ func (tx *Tx) loadSpoke(ctx context.Context, slug, name string) (*spoke, error) 
 func (sp *spoke) readEntries(from string, body []byte, open, close string) string {
 	least := ""
 	for _, line := range generated(body, open, close) {
-		m := entryRe.FindStringSubmatch(line)
+		m := entryRe().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -396,7 +396,7 @@ func linkTarget(p string) string {
 
 var (
 	unescapeTarget = strings.NewReplacer("%25", "%", "%20", " ", "%28", "(", "%29", ")", "%23", "#", "%3F", "?", "%3f", "?")
-	schemeRe       = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	schemeRe       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 )
 
 // memberPath reads back an entry's link as linkTarget wrote it: the space
@@ -404,7 +404,7 @@ var (
 // absolute path, one leaving the space) is no member: a person's line
 // inside the block, which the next rewrite replaces.
 func memberPath(from, target string) (string, bool) {
-	if schemeRe.MatchString(target) || strings.HasPrefix(target, "/") || strings.ContainsAny(target, "?#") {
+	if schemeRe().MatchString(target) || strings.HasPrefix(target, "/") || strings.ContainsAny(target, "?#") {
 		return "", false
 	}
 	t := unescapeTarget.Replace(target)

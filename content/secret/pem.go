@@ -4,9 +4,12 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var privateKeyHeader = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+var privateKeyHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+})
 
 // privateKeyAt returns the 1-based column of a private key that starts on
 // line, 0 when none does: a PEM header followed by key material on the
@@ -18,7 +21,7 @@ func privateKeyAt(line string, next [][]byte) int {
 	if strings.HasPrefix(line, "Private-Lines:") && keyMaterialFollows(next) {
 		return 1
 	}
-	loc := privateKeyHeader.FindStringIndex(line)
+	loc := privateKeyHeader().FindStringIndex(line)
 	if loc == nil {
 		return 0
 	}
@@ -78,7 +81,7 @@ func base64PrivateKey(v string) bool {
 		return false
 	}
 	text := string(data)
-	loc := privateKeyHeader.FindStringIndex(text)
+	loc := privateKeyHeader().FindStringIndex(text)
 	if loc == nil {
 		return false
 	}

@@ -192,7 +192,7 @@ const secretNames = `(?:password|passwd|passphrase|pwd|secret|token|credential|a
 
 // dataURI matches inline data (base64 images in Markdown): random-looking
 // but not secret, so it is blanked before the rules run.
-var dataURI = regexp.MustCompile(`data:[a-zA-Z0-9.+\-/]+;base64,[A-Za-z0-9+/=]+`)
+var dataURI = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`data:[a-zA-Z0-9.+\-/]+;base64,[A-Za-z0-9+/=]+`) })
 
 // zoomPasscode: Zoom puts a hashed meeting passcode in invitation links
 // (https://zoom.us/j/123?pwd=...). Teams publish these on purpose, and the

@@ -51,7 +51,7 @@ func scanLine(line string, lineNo int) []Finding {
 		return nil
 	}
 	if strings.Contains(line, ";base64,") {
-		line = dataURI.ReplaceAllStringFunc(line, func(s string) string { return strings.Repeat(" ", len(s)) })
+		line = dataURI().ReplaceAllStringFunc(line, func(s string) string { return strings.Repeat(" ", len(s)) })
 	}
 	lower := asciiLower(line)
 	rules, hints := compiledRules()

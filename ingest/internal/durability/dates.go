@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -12,12 +13,18 @@ import (
 const monthName = `(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 
 var (
-	isoDate      = regexp.MustCompile(`\b(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b`)
-	monthDayDate = regexp.MustCompile(`(?i)\b` + monthName + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(20\d\d)\b)?`)
-	dayMonthDate = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthName + `\b(?:,?\s+(20\d\d)\b)?`)
+	isoDate      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b`) })
+	monthDayDate = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b` + monthName + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(20\d\d)\b)?`)
+	})
+	dayMonthDate = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthName + `\b(?:,?\s+(20\d\d)\b)?`)
+	})
 	// untilWord is what makes a date the end of a claim: "until
 	// 2026-12-01", "valid through March 3", "by Friday 5 June".
-	untilWord = regexp.MustCompile(`(?i)\b(?:until|till|through|thru|before|by|expires?|expiring|ends?|ending|valid\s+(?:to|through|until))\b[^.;\n]{0,40}$`)
+	untilWord = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:until|till|through|thru|before|by|expires?|expiring|ends?|ending|valid\s+(?:to|through|until))\b[^.;\n]{0,40}$`)
+	})
 )
 
 // textDate is a calendar date found in a text; year is 0 when the text
@@ -31,7 +38,7 @@ type textDate struct {
 // findDates lists the calendar dates of text, in order.
 func findDates(text string) []textDate {
 	var out []textDate
-	for _, m := range isoDate.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range isoDate().FindAllStringSubmatchIndex(text, -1) {
 		y, _ := strconv.Atoi(text[m[2]:m[3]])
 		mo, _ := strconv.Atoi(text[m[4]:m[5]])
 		d, _ := strconv.Atoi(text[m[6]:m[7]])
@@ -50,8 +57,8 @@ func findDates(text string) []textDate {
 			}
 		}
 	}
-	add(monthDayDate, 1, 2)
-	add(dayMonthDate, 2, 1)
+	add(monthDayDate(), 1, 2)
+	add(dayMonthDate(), 2, 1)
 	return out
 }
 
@@ -85,7 +92,7 @@ func Expiry(question, answer string, now time.Time) (time.Time, bool) {
 	var best time.Time
 	for _, text := range []string{question, answer} {
 		for _, d := range findDates(text) {
-			if !untilWord.MatchString(text[:d.start]) {
+			if !untilWord().MatchString(text[:d.start]) {
 				continue
 			}
 			t := time.Date(d.year, time.Month(d.month), d.day, 0, 0, 0, 0, time.UTC)

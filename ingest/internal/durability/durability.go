@@ -103,7 +103,7 @@ func ClassifyAt(question, answer string, now time.Time) (Kind, string) {
 	if d, ok := presentDate(question+"\n"+answer, now); ok {
 		return TimeBound, fmt.Sprintf("%s: a date anchors it (%q)", TimeBound, d)
 	}
-	if m := durableCue.FindString(question + "\n" + answer); m != "" {
+	if m := durableCue().FindString(question + "\n" + answer); m != "" {
 		return Durable, fmt.Sprintf("durable: decision, convention or explanation (%q), no time or status cue", strings.TrimSpace(m))
 	}
 	return Durable, "durable: no time or status cue"

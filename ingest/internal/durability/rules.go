@@ -77,4 +77,6 @@ var durabilityRules = sync.OnceValue(func() []durabilityRule {
 
 // durableCue names what kind of durable knowledge an answer is, for the
 // reason only: durable is the default, not something a cue must prove.
-var durableCue = regexp.MustCompile(`(?i)\b(?:decided|decision|agreed|convention|we\s+always|we\s+never|rule\s+of\s+thumb|lessons?|learned|rationale|why\b|because|how\s+(?:does|do|to)|works\s+by|design)`)
+var durableCue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:decided|decision|agreed|convention|we\s+always|we\s+never|rule\s+of\s+thumb|lessons?|learned|rationale|why\b|because|how\s+(?:does|do|to)|works\s+by|design)`)
+})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ptwiki/pt/lint"
 )
@@ -15,7 +16,9 @@ CONFIRM: <one sentence why it is a real problem>
 or
 DISMISS: <one sentence why it is not>`
 
-var verdictLine = regexp.MustCompile(`(?im)^[ \t*_]*(confirm|dismiss)[ \t*_]*:[ \t*_]*(.+)$`)
+var verdictLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t*_]*(confirm|dismiss)[ \t*_]*:[ \t*_]*(.+)$`)
+})
 
 // Confirm asks the model whether a curation finding is real, so that m
 // serves as lint's Confirmer. A reply without a CONFIRM or DISMISS line,
@@ -37,8 +40,8 @@ func (m *Client) Confirm(ctx context.Context, f lint.Finding) (bool, string, err
 	if err != nil {
 		return false, "", err
 	}
-	text = thinkBlock.ReplaceAllString(text, "")
-	ms := verdictLine.FindAllStringSubmatch(text, -1)
+	text = thinkBlock().ReplaceAllString(text, "")
+	ms := verdictLine().FindAllStringSubmatch(text, -1)
 	if len(ms) == 0 {
 		return false, "", fmt.Errorf("%w: reply has no CONFIRM or DISMISS line", ErrModel)
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -120,9 +121,11 @@ func (m *Client) Compose(ctx context.Context, question string, hits []retrieve.H
 }
 
 var (
-	thinkBlock     = regexp.MustCompile(`(?s)<think>.*?</think>`)
-	durabilityLine = regexp.MustCompile(`(?im)^[ \t*_]*durability[ \t*_]*:[ \t*_]*([a-z_ -]+?)[ \t*_.]*$`)
-	citeMark       = regexp.MustCompile(`\[(\d{1,3})\]`)
+	thinkBlock     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<think>.*?</think>`) })
+	durabilityLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)^[ \t*_]*durability[ \t*_]*:[ \t*_]*([a-z_ -]+?)[ \t*_.]*$`)
+	})
+	citeMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[(\d{1,3})\]`) })
 )
 
 // parseModelAnswer turns a model's text into an answer: reasoning blocks
@@ -133,12 +136,12 @@ func parseModelAnswer(text string, hits []retrieve.Hit) (*Answer, error) {
 	if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
 		return nil, fmt.Errorf("%w: reply is not text", ErrModel)
 	}
-	text = thinkBlock.ReplaceAllString(text, "")
+	text = thinkBlock().ReplaceAllString(text, "")
 	if strings.Contains(text, "<think>") {
 		return nil, fmt.Errorf("%w: reply is an unfinished reasoning block", ErrModel)
 	}
 	ma := &Answer{}
-	if locs := durabilityLine.FindAllStringSubmatchIndex(text, -1); len(locs) > 0 {
+	if locs := durabilityLine().FindAllStringSubmatchIndex(text, -1); len(locs) > 0 {
 		last := locs[len(locs)-1]
 		ma.Durability = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(text[last[2]:last[3]])), " ", "_")
 		text = text[:last[0]] + text[last[1]:]
@@ -156,7 +159,7 @@ func parseModelAnswer(text string, hits []retrieve.Hit) (*Answer, error) {
 		return nil, fmt.Errorf("%w: answer holds control characters", ErrModel)
 	}
 	seen := map[int]bool{}
-	for _, m := range citeMark.FindAllStringSubmatch(text, -1) {
+	for _, m := range citeMark().FindAllStringSubmatch(text, -1) {
 		n, _ := strconv.Atoi(m[1])
 		if n >= 1 && n <= len(hits) && !seen[n] {
 			seen[n] = true

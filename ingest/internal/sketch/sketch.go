@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -141,8 +142,8 @@ func (s Sketch) String() string {
 }
 
 var (
-	simLinkTarget = regexp.MustCompile(`\]\([^)]*\)`)
-	simFence      = regexp.MustCompile("(?m)^ {0,3}(```|~~~).*$")
+	simLinkTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\([^)]*\)`) })
+	simFence      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?m)^ {0,3}(```|~~~).*$") })
 )
 
 // normalizeWords lowercases text and splits it into words, dropping
@@ -150,8 +151,8 @@ var (
 // answer written as a list or as prose, with or without emphasis, has the
 // same words.
 func normalizeWords(text string) []string {
-	text = simLinkTarget.ReplaceAllString(text, "]")
-	text = simFence.ReplaceAllString(text, " ")
+	text = simLinkTarget().ReplaceAllString(text, "]")
+	text = simFence().ReplaceAllString(text, " ")
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})

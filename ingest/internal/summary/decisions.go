@@ -3,20 +3,41 @@ package summary
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
-	decisionMarker = regexp.MustCompile(`(?i)^(?:decision|resolution|resolved|agreed|decided)(?:\s+[^:.!?]{0,40}?)?\s*[:\-–]\s+`)
-	decisionWords  = regexp.MustCompile(`(?i)\b(?:we|team|group|everyone|all)\s+(?:\w+\s+)?(?:decided|agreed)\b|^(?:decided|agreed)\b|\bdecision was\b|\bwas decided\b`)
-	actionMarker   = regexp.MustCompile(`^(?:(?i:action items?|action)\s*[:\-–]|AI\s*(?:\([^)]*\))?\s*:|TODO\b\s*(?:\([^)]*\))?\s*:?)\s*`)
-	actionWords    = regexp.MustCompile(`\bTODO\b|@[\w.\-]+\s+(?:will|to)\s+\w|(?i:\baction item\b)`)
-	decisionHead   = regexp.MustCompile(`(?i)^(?:key\s+)?(?:decisions?|resolutions?|outcomes?|agreed|agreements?)(?:\s+made)?$`)
-	actionHead     = regexp.MustCompile(`(?i)^(?:action items?|actions|next steps|follow[- ]?ups?|follow[- ]up actions|to-?dos?|tasks|remediation|remediation items|corrective actions|owners)$`)
-	decisionIntro  = regexp.MustCompile(`(?i)\b(?:agreed|decided|decisions?|outcomes?|resolutions?|conclusions?)\b[^:]*:$`)
-	actionIntro    = regexp.MustCompile(`(?i)\b(?:action items?|actions|next steps|follow[- ]?ups?|to-?dos?|owners)\b[^:]*:$`)
-	ownerSign      = regexp.MustCompile(`(?:[—–(]|\s-)\s*\p{Lu}[\p{L}'-]+(?:\s+owns\b|\s*\)|\s*,|\s*$)|\b(?i:owner|owners|assignee)\s*:|@[\w.\-]+|\b(?:by|before|due)\s+(?:\p{Lu}\w+|\d)`)
-	actorVerb      = regexp.MustCompile(`^(\p{Lu}[\p{L}'-]+)(?:\s*(?:\+|and|&)\s*\p{Lu}[\p{L}'-]+)?\s+(?:will|owns|to|builds|writes|adds|takes|sets|moves|fixes|updates|drafts|sends|reviews|re-reviews|removes|escalates|checks|follows|files|runs|schedules|investigates|creates|pairs|prepares|migrates|rolls|ships|contacts|tells)\b`)
-	notActors      = map[string]bool{"It": true, "This": true, "That": true, "These": true, "Those": true,
+	decisionMarker = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:decision|resolution|resolved|agreed|decided)(?:\s+[^:.!?]{0,40}?)?\s*[:\-–]\s+`)
+	})
+	decisionWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:we|team|group|everyone|all)\s+(?:\w+\s+)?(?:decided|agreed)\b|^(?:decided|agreed)\b|\bdecision was\b|\bwas decided\b`)
+	})
+	actionMarker = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:(?i:action items?|action)\s*[:\-–]|AI\s*(?:\([^)]*\))?\s*:|TODO\b\s*(?:\([^)]*\))?\s*:?)\s*`)
+	})
+	actionWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bTODO\b|@[\w.\-]+\s+(?:will|to)\s+\w|(?i:\baction item\b)`)
+	})
+	decisionHead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:key\s+)?(?:decisions?|resolutions?|outcomes?|agreed|agreements?)(?:\s+made)?$`)
+	})
+	actionHead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:action items?|actions|next steps|follow[- ]?ups?|follow[- ]up actions|to-?dos?|tasks|remediation|remediation items|corrective actions|owners)$`)
+	})
+	decisionIntro = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:agreed|decided|decisions?|outcomes?|resolutions?|conclusions?)\b[^:]*:$`)
+	})
+	actionIntro = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:action items?|actions|next steps|follow[- ]?ups?|to-?dos?|owners)\b[^:]*:$`)
+	})
+	ownerSign = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:[—–(]|\s-)\s*\p{Lu}[\p{L}'-]+(?:\s+owns\b|\s*\)|\s*,|\s*$)|\b(?i:owner|owners|assignee)\s*:|@[\w.\-]+|\b(?:by|before|due)\s+(?:\p{Lu}\w+|\d)`)
+	})
+	actorVerb = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\p{Lu}[\p{L}'-]+)(?:\s*(?:\+|and|&)\s*\p{Lu}[\p{L}'-]+)?\s+(?:will|owns|to|builds|writes|adds|takes|sets|moves|fixes|updates|drafts|sends|reviews|re-reviews|removes|escalates|checks|follows|files|runs|schedules|investigates|creates|pairs|prepares|migrates|rolls|ships|contacts|tells)\b`)
+	})
+	notActors = map[string]bool{"It": true, "This": true, "That": true, "These": true, "Those": true,
 		"There": true, "We": true, "They": true, "He": true, "She": true, "You": true, "I": true,
 		"Nothing": true, "Everything": true, "Everyone": true, "Someone": true, "Nobody": true,
 		"Each": true, "Every": true, "Any": true, "All": true, "The": true, "A": true, "An": true,
@@ -45,13 +66,13 @@ const (
 // the paragraph that introduces them ("After some discussion, agreed:").
 func listKind(section, intro string) int {
 	switch {
-	case decisionHead.MatchString(section):
+	case decisionHead().MatchString(section):
 		return decisionList
-	case actionHead.MatchString(section):
+	case actionHead().MatchString(section):
 		return actionList
-	case decisionIntro.MatchString(intro):
+	case decisionIntro().MatchString(intro):
 		return decisionList
-	case actionIntro.MatchString(intro):
+	case actionIntro().MatchString(intro):
 		return actionList
 	}
 	return otherList
@@ -81,14 +102,14 @@ func decisionsAndActions(blocks []block, sents [][]string) (decisions, actions [
 				continue
 			case b.task == 2:
 				continue // done, not an open action
-			case kind == decisionList && (ownerSign.MatchString(b.text) || actor(b.text)):
+			case kind == decisionList && (ownerSign().MatchString(b.text) || actor(b.text)):
 				add(&actions, seenA, b.text) // "we add an alert — Beatriz owns, by Aug 26"
 				continue
 			case kind == decisionList:
-				add(&decisions, seenD, decisionMarker.ReplaceAllString(b.text, ""))
+				add(&decisions, seenD, decisionMarker().ReplaceAllString(b.text, ""))
 				continue
 			case kind == actionList:
-				add(&actions, seenA, actionMarker.ReplaceAllString(b.text, ""))
+				add(&actions, seenA, actionMarker().ReplaceAllString(b.text, ""))
 				continue
 			case b.row:
 				continue
@@ -100,15 +121,15 @@ func decisionsAndActions(blocks []block, sents [][]string) (decisions, actions [
 		for _, s := range sents[bi] {
 			exact := foldsExactly(s)
 			switch {
-			case (!exact || mayDecisionMarker(s)) && decisionMarker.MatchString(s):
-				add(&decisions, seenD, decisionMarker.ReplaceAllString(s, ""))
+			case (!exact || mayDecisionMarker(s)) && decisionMarker().MatchString(s):
+				add(&decisions, seenD, decisionMarker().ReplaceAllString(s, ""))
 				decided = true
-			case (!exact || mayActionMarker(s)) && actionMarker.MatchString(s):
-				add(&actions, seenA, actionMarker.ReplaceAllString(s, ""))
-			case (!exact || mayDecisionWords(s)) && decisionWords.MatchString(s):
+			case (!exact || mayActionMarker(s)) && actionMarker().MatchString(s):
+				add(&actions, seenA, actionMarker().ReplaceAllString(s, ""))
+			case (!exact || mayDecisionWords(s)) && decisionWords().MatchString(s):
 				add(&decisions, seenD, s)
 				decided = true
-			case (!exact || mayActionWords(s)) && actionWords.MatchString(s) || actor(s):
+			case (!exact || mayActionWords(s)) && actionWords().MatchString(s) || actor(s):
 				add(&actions, seenA, s)
 			case decided && b.kind == paraBlock:
 				add(&decisions, seenD, s)
@@ -122,6 +143,6 @@ func decisionsAndActions(blocks []block, sents [][]string) (decisions, actions [
 // capitalised name (not a pronoun or determiner) that opens a sentence
 // with "will" or a verb of doing.
 func actor(s string) bool {
-	m := actorVerb.FindStringSubmatch(s)
+	m := actorVerb().FindStringSubmatch(s)
 	return m != nil && !notActors[m[1]]
 }

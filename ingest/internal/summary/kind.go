@@ -3,6 +3,7 @@ package summary
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The source kinds the summarizer leads by. A runbook or how-to comes in
@@ -16,11 +17,21 @@ const (
 )
 
 var (
-	chatLine       = regexp.MustCompile(`^(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s+)?@?[\p{L}][\p{L}\p{N}._-]{0,23}:\s+\S`)
-	postmortemSign = regexp.MustCompile(`(?i)\bpost-?mortem\b|\bincident report\b|^root cause|^(?:customer )?impact$|^what went wrong`)
-	decisionSign   = regexp.MustCompile(`(?i)\bADR\b|\bdecision\b|\bRFC\b|^(?:proposal|proposed (?:design|solution|change)|alternatives(?: considered)?|options considered)$`)
-	procedureSign  = regexp.MustCompile(`(?i)\brunbook\b|\bplaybook\b|\bhow[ -]to\b|^steps\b|^procedure|^prerequisites|^before you (?:start|begin)|\bset(?:ting)? up\b|\bguide\b`)
-	meetingSign    = regexp.MustCompile(`(?i)\bmeeting\b|\bsync\b|\bstandup\b|\bstand-up\b|\bretro\b|\bminutes\b|\bhandoff\b|\bplanning\b|^attendees\b|^present\b|^agenda\b|^action items\b`)
+	chatLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s+)?@?[\p{L}][\p{L}\p{N}._-]{0,23}:\s+\S`)
+	})
+	postmortemSign = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bpost-?mortem\b|\bincident report\b|^root cause|^(?:customer )?impact$|^what went wrong`)
+	})
+	decisionSign = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bADR\b|\bdecision\b|\bRFC\b|^(?:proposal|proposed (?:design|solution|change)|alternatives(?: considered)?|options considered)$`)
+	})
+	procedureSign = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\brunbook\b|\bplaybook\b|\bhow[ -]to\b|^steps\b|^procedure|^prerequisites|^before you (?:start|begin)|\bset(?:ting)? up\b|\bguide\b`)
+	})
+	meetingSign = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bmeeting\b|\bsync\b|\bstandup\b|\bstand-up\b|\bretro\b|\bminutes\b|\bhandoff\b|\bplanning\b|^attendees\b|^present\b|^agenda\b|^action items\b`)
+	})
 )
 
 // kindOf is the kind the summary leads by: the given one when it says
@@ -42,7 +53,7 @@ func kindOf(given, title string, blocks []block) string {
 		case paraBlock:
 			for _, l := range b.lines {
 				lines++
-				if chatLine.MatchString(l) && !metaKey.MatchString(l) {
+				if chatLine().MatchString(l) && !metaKey().MatchString(l) {
 					chat++
 				}
 			}
@@ -56,7 +67,7 @@ func kindOf(given, title string, blocks []block) string {
 	for _, k := range []struct {
 		kind string
 		re   *regexp.Regexp
-	}{{kindPostmortem, postmortemSign}, {kindDecision, decisionSign}, {kindProcedure, procedureSign}, {kindMeeting, meetingSign}} {
+	}{{kindPostmortem, postmortemSign()}, {kindDecision, decisionSign()}, {kindProcedure, procedureSign()}, {kindMeeting, meetingSign()}} {
 		for _, h := range heads {
 			if k.re.MatchString(strings.TrimSpace(h)) {
 				return k.kind

@@ -3,23 +3,50 @@ package summary
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
-	decisionSection = regexp.MustCompile(`(?i)^(?:the\s+)?(?:decision|decision outcome|outcome|resolution|conclusion|what we decided|we decided|proposal)\b`)
-	decideWords     = regexp.MustCompile(`(?i)\b(?:we will|we decided|decided to|decided that|we chose|we choose|chose|adopt|go with|going with|settled on|agreed to|accepted)\b`)
-	tldr            = regexp.MustCompile(`(?i)^(?:tl;?dr|decision|summary|in short|bottom line)\s*[:\-–]\s*\S`)
-	strongReason    = regexp.MustCompile(`(?i)^(?:reasons?|why|rationale|because)\b|\bbecause\b|\brejected\b|\bin exchange\b|\bso that\b`)
-	reasonWords     = regexp.MustCompile(`(?i)\bdue to\b|\btoo (?:heavy|costly|expensive|slow|complex|risky)\b|\bcosts?\b|\bdriven by\b|\bmotivat|\breasons?\b`)
-	reasonPlace     = regexp.MustCompile(`(?i)^(?:why|reasons?|rationale|motivation|decision drivers|drivers)\b`)
-	contextSection  = regexp.MustCompile(`(?i)^(?:context|background|problem|motivation|why)\b`)
-	impactSection   = regexp.MustCompile(`(?i)^(?:summary|impact|customer impact|user impact|what happened|overview|tl;?dr|description|incident summary)\b`)
-	causeSection    = regexp.MustCompile(`(?i)\broot causes?\b|^causes?\b|^why\b|^contributing`)
-	goalSection     = regexp.MustCompile(`(?i)^(?:goal|purpose|overview|when to use|about|summary|introduction|context|what this|why)\b`)
-	concludeWords   = regexp.MustCompile(`(?i)\b(?:agreed|decided|decision|going with|go with|let'?s (?:go|do|use|keep|revisit|ship|move)|granted|approved|conclusion|settled|final(?:ly)?|ship it|plan is|we'll|we will|moving forward|consensus|ok,? so|to summari[sz]e|wrap(?:ping)? up|the plan)\b|\bso:`)
-	causeWords      = regexp.MustCompile(`(?i)\bbecause\b|\bturns out\b|\bculprit\b|\bcaused?\b|\broot cause\b|\bflagged\b|\bthe reason\b`)
-	proposeWords    = regexp.MustCompile(`(?i)\b(?:proposal|propose|suggest|how about|what if|plan:|option|instead)\b`)
-	ownWords        = regexp.MustCompile(`(?i)\bI'?ll\b|\bI will\b|\bon it\b`)
+	decisionSection = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:the\s+)?(?:decision|decision outcome|outcome|resolution|conclusion|what we decided|we decided|proposal)\b`)
+	})
+	decideWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:we will|we decided|decided to|decided that|we chose|we choose|chose|adopt|go with|going with|settled on|agreed to|accepted)\b`)
+	})
+	tldr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:tl;?dr|decision|summary|in short|bottom line)\s*[:\-–]\s*\S`)
+	})
+	strongReason = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:reasons?|why|rationale|because)\b|\bbecause\b|\brejected\b|\bin exchange\b|\bso that\b`)
+	})
+	reasonWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bdue to\b|\btoo (?:heavy|costly|expensive|slow|complex|risky)\b|\bcosts?\b|\bdriven by\b|\bmotivat|\breasons?\b`)
+	})
+	reasonPlace = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:why|reasons?|rationale|motivation|decision drivers|drivers)\b`)
+	})
+	contextSection = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:context|background|problem|motivation|why)\b`)
+	})
+	impactSection = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:summary|impact|customer impact|user impact|what happened|overview|tl;?dr|description|incident summary)\b`)
+	})
+	causeSection = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\broot causes?\b|^causes?\b|^why\b|^contributing`)
+	})
+	goalSection = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:goal|purpose|overview|when to use|about|summary|introduction|context|what this|why)\b`)
+	})
+	concludeWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:agreed|decided|decision|going with|go with|let'?s (?:go|do|use|keep|revisit|ship|move)|granted|approved|conclusion|settled|final(?:ly)?|ship it|plan is|we'll|we will|moving forward|consensus|ok,? so|to summari[sz]e|wrap(?:ping)? up|the plan)\b|\bso:`)
+	})
+	causeWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bbecause\b|\bturns out\b|\bculprit\b|\bcaused?\b|\broot cause\b|\bflagged\b|\bthe reason\b`)
+	})
+	proposeWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:proposal|propose|suggest|how about|what if|plan:|option|instead)\b`)
+	})
+	ownWords = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bI'?ll\b|\bI will\b|\bon it\b`) })
 )
 
 // lead returns what a reader of this kind of source needs first, in the
@@ -30,12 +57,12 @@ func lead(kind, title string, blocks []block, sents [][]string, decisions, actio
 	var out []string
 	switch kind {
 	case kindDecision:
-		dec := markedSentences(blocks, sents, tldr, 1, nil)
+		dec := markedSentences(blocks, sents, tldr(), 1, nil)
 		if len(dec) == 0 {
-			dec = sectionSentences(blocks, sents, decisionSection, 2)
+			dec = sectionSentences(blocks, sents, decisionSection(), 2)
 		}
 		if len(dec) == 0 {
-			dec = markedSentences(blocks, sents, decideWords, 2, nil)
+			dec = markedSentences(blocks, sents, decideWords(), 2, nil)
 		}
 		out = append(out, dec...)
 		out = append(out, reasons(blocks, sents, dec)...)
@@ -43,11 +70,11 @@ func lead(kind, title string, blocks []block, sents [][]string, decisions, actio
 		out = append(out, first(decisions, 3)...)
 		out = append(out, first(actions, 4)...)
 	case kindPostmortem:
-		out = append(out, sectionSentences(blocks, sents, impactSection, 2)...)
-		out = append(out, sectionSentences(blocks, sents, causeSection, 2)...)
+		out = append(out, sectionSentences(blocks, sents, impactSection(), 2)...)
+		out = append(out, sectionSentences(blocks, sents, causeSection(), 2)...)
 		out = append(out, first(actions, 4)...)
 	case kindProcedure:
-		goal := sectionSentences(blocks, sents, goalSection, 2)
+		goal := sectionSentences(blocks, sents, goalSection(), 2)
 		if len(goal) == 0 {
 			goal = opening(title, blocks, sents, 2)
 		}
@@ -72,12 +99,12 @@ func reasons(blocks []block, sents [][]string, skip []string) []string {
 			intro = ""
 			continue
 		}
-		place := reasonPlace.MatchString(b.section) || b.kind == itemBlock && reasonPlace.MatchString(intro)
+		place := reasonPlace().MatchString(b.section) || b.kind == itemBlock && reasonPlace().MatchString(intro)
 		if b.kind == paraBlock {
 			intro = b.text
 		}
 		for _, s := range sents[i] {
-			if len(strong) < 2 && (place || strongReason.MatchString(s)) && !strings.HasSuffix(s, ":") &&
+			if len(strong) < 2 && (place || strongReason().MatchString(s)) && !strings.HasSuffix(s, ":") &&
 				informative(s, len(strings.Fields(s))) && !containsFoldAll(skip, s) {
 				strong = append(strong, s)
 			}
@@ -86,10 +113,10 @@ func reasons(blocks []block, sents [][]string, skip []string) []string {
 	if len(strong) > 0 {
 		return strong
 	}
-	if r := markedSentences(blocks, sents, reasonWords, 2, skip); len(r) > 0 {
+	if r := markedSentences(blocks, sents, reasonWords(), 2, skip); len(r) > 0 {
 		return r
 	}
-	return sectionSentences(blocks, sents, contextSection, 1)
+	return sectionSentences(blocks, sents, contextSection(), 1)
 }
 
 func first(xs []string, n int) []string { return xs[:min(n, len(xs))] }
@@ -185,7 +212,7 @@ func conclusion(blocks []block, n int) []string {
 			continue
 		}
 		for _, l := range b.lines {
-			if chatLine.MatchString(l) {
+			if chatLine().MatchString(l) {
 				msgs = append(msgs, l)
 			} else if len(msgs) > 0 && !strings.Contains(l, ":") {
 				msgs[len(msgs)-1] += " " + l // a message over several lines
@@ -203,16 +230,16 @@ func conclusion(blocks []block, n int) []string {
 			continue
 		}
 		score := 0.5 * float64(i) / float64(len(msgs))
-		if concludeWords.MatchString(text) {
+		if concludeWords().MatchString(text) {
 			score += 3
 		}
-		if proposeWords.MatchString(text) {
+		if proposeWords().MatchString(text) {
 			score += 2
 		}
-		if ownWords.MatchString(text) {
+		if ownWords().MatchString(text) {
 			score += 1
 		}
-		if causeWords.MatchString(text) {
+		if causeWords().MatchString(text) {
 			score += 1
 		}
 		if i == 0 {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -340,9 +341,11 @@ func summaryLine(title string, cands []candidate) string {
 }
 
 var (
-	metaLine = regexp.MustCompile(`^[\w][\w /&-]{0,24}:\s`) // "Date: ...", "Attendees: a, b"
-	metaKey  = regexp.MustCompile(`(?i)^(?:subject|from|to|cc|date|time|when|where|location|attendees|present|participants|absent|author|owner|status|severity|duration|tags|reviewers|re)\s*:`)
-	tocLine  = regexp.MustCompile(`(?i)^(table of contents|contents|toc)\b`)
+	metaLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w][\w /&-]{0,24}:\s`) }) // "Date: ...", "Attendees: a, b"
+	metaKey  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:subject|from|to|cc|date|time|when|where|location|attendees|present|participants|absent|author|owner|status|severity|duration|tags|reviewers|re)\s*:`)
+	})
+	tocLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(table of contents|contents|toc)\b`) })
 )
 
 // informative rejects sentences that say nothing about the content: tables
@@ -350,14 +353,14 @@ var (
 // number of content words of s.
 func informative(s string, words int) bool {
 	exact := foldsExactly(s)
-	if (!exact || mayTOC(s)) && tocLine.MatchString(s) {
+	if (!exact || mayTOC(s)) && tocLine().MatchString(s) {
 		return false // a table of contents
 	}
 	if strings.IndexByte(s, ':') >= 0 { // metaKey, fieldSep and metaLine all need one
-		if (!exact || mayMetaKey(s)) && metaKey.MatchString(s) || fieldSeps(s) >= 2 {
+		if (!exact || mayMetaKey(s)) && metaKey().MatchString(s) || fieldSeps(s) >= 2 {
 			return false // a header block, "a: x · b: y"
 		}
-		if loc := metaLine.FindStringIndex(s); loc != nil && len(strings.Fields(s[loc[1]:])) < 6 {
+		if loc := metaLine().FindStringIndex(s); loc != nil && len(strings.Fields(s[loc[1]:])) < 6 {
 			return false
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	gogit "github.com/go-git/go-git/v5"
@@ -321,14 +322,14 @@ func authFor(rawURL string, c Credentials) transport.AuthMethod {
 	return &githttp.BasicAuth{Username: user, Password: c.Token}
 }
 
-var userinfoRe = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@`)
+var userinfoRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/@\s]+)@`) })
 
 // ScrubURL removes credentials from a URL (or any text holding URLs) before
 // it is printed or returned in an error: the whole userinfo of an http(s)
 // URL (a token is often passed as the user name), the password of others.
 func ScrubURL(s string) string {
-	return userinfoRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := userinfoRe.FindStringSubmatch(m)
+	return userinfoRe().ReplaceAllStringFunc(s, func(m string) string {
+		sub := userinfoRe().FindStringSubmatch(m)
 		scheme, info := sub[1], sub[2]
 		if strings.HasPrefix(scheme, "http") {
 			return scheme + "***@"
