@@ -29,7 +29,7 @@ func Check(ctx context.Context, s *wiki.Space, rev wiki.Rev, now time.Time) ([]F
 }
 
 func check(ctx context.Context, s *wiki.Space, rev wiki.Rev, now time.Time) (*result, error) {
-	snap, err := load(ctx, s, rev)
+	snap, err := load(ctx, s, rev, openFactStore(factsPath(s.StateDir())))
 	if err != nil {
 		return nil, err
 	}
@@ -59,8 +59,8 @@ func (snap *snapshot) check(now time.Time) *result {
 	}
 	for _, p := range snap.pages {
 		secrets(p, add)
-		if p.err != nil {
-			add(CheckFrontmatter, p.path, max(p.err.Line, 1), "", p.err.Err.Error())
+		if p.Invalid != nil {
+			add(CheckFrontmatter, p.path, max(p.Invalid.Line, 1), "", p.Invalid.Message)
 			continue
 		}
 		snap.crossrefs(p, add)

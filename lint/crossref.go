@@ -15,10 +15,7 @@ import (
 // root-relative links and links that climb out of the space belong to
 // other tools and are not checked.
 func (snap *snapshot) crossrefs(p *page, add func(check, path string, line int, target, msg string)) {
-	for _, l := range p.links {
-		if l.External || l.Absolute {
-			continue
-		}
+	for _, l := range p.Links {
 		target, desc, ok := snap.resolve(p, l)
 		if !ok {
 			if l.Wiki {
@@ -28,10 +25,10 @@ func (snap *snapshot) crossrefs(p *page, add func(check, path string, line int, 
 			}
 			continue
 		}
-		if l.Anchor == "" || target == nil || target.meta == nil {
+		if l.Anchor == "" || target == nil || target.Meta == nil {
 			continue
 		}
-		if a := normAnchor(l.Anchor); !target.anchors[a] {
+		if a := normAnchor(l.Anchor); !target.hasAnchor(a) {
 			add(CheckCrossref, p.path, l.Line, l.Target, fmt.Sprintf("link to %s: %s has no heading #%s", l.Target, desc, a))
 		}
 	}

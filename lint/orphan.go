@@ -19,18 +19,15 @@ import (
 func (snap *snapshot) orphans(add func(check, path string, line int, target, msg string)) {
 	linked := make(map[string]bool, len(snap.pages))
 	for _, p := range snap.pages {
-		for _, l := range p.links {
-			if l.External || l.Absolute {
-				continue
-			}
+		for _, l := range p.Links {
 			if t, _, ok := snap.resolve(p, l); ok && t != nil && t != p {
 				linked[t.path] = true
 			}
 		}
-		if p.meta == nil {
+		if p.Meta == nil {
 			continue
 		}
-		for _, refs := range [][]content.Ref{p.meta.Provenance.DerivedFrom, p.meta.Provenance.Citations} {
+		for _, refs := range [][]content.Ref{p.Meta.DerivedFrom, p.Meta.Citations} {
 			for _, r := range refs {
 				if r.Path != "" && path.Clean(r.Path) != p.path {
 					linked[path.Clean(r.Path)] = true
@@ -39,14 +36,14 @@ func (snap *snapshot) orphans(add func(check, path string, line int, target, msg
 		}
 	}
 	for _, p := range snap.pages {
-		if linked[p.path] || p.meta == nil || wiki.IsIndexPage(p.path) || strings.EqualFold(path.Base(p.path), "README.md") {
+		if linked[p.path] || p.Meta == nil || wiki.IsIndexPage(p.path) || strings.EqualFold(path.Base(p.path), "README.md") {
 			continue
 		}
-		switch p.meta.Kind {
+		switch p.Meta.Kind {
 		case content.KindHub, content.KindTopic, content.KindLog:
 			continue
 		}
-		if st := p.meta.Status; st == content.StatusStale || content.Retired(st) {
+		if st := p.Meta.Status; st == content.StatusStale || content.Retired(st) {
 			continue
 		}
 		add(CheckOrphan, p.path, 0, "", "no page links to this page and no spoke lists it")

@@ -24,6 +24,9 @@ type snapshot struct {
 	// catchUp: the spokes and hub here are as a batch will catch them up
 	// with pages people changed in git, not as committed.
 	catchUp bool
+	// parsed is how many blobs load read and parsed (the others' facts
+	// were kept from an earlier run).
+	parsed int
 	// saved are the pages (nil when absent or not a page) and savedBlob
 	// the other files that the last overlay replaced, as they are at rev.
 	saved     map[string]*page
@@ -32,10 +35,10 @@ type snapshot struct {
 
 // load reads and parses every page of s at rev, with the spokes and hub
 // as a batch on rev leaves them (caught up with pages people changed in
-// git: wiki.Space.IndexCatchUp), since the lint batch is that batch.
-// Reading is serialized by the repository; parsing is spread over the
-// machine's cores.
-func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
+// git: wiki.Space.IndexCatchUp), since the lint batch is that batch. A
+// page whose blob facts keeps is not read again; facts, when not nil,
+// then keeps those of this revision.
+func load(ctx context.Context, s *wiki.Space, rev wiki.Rev, facts *factStore) (*snapshot, error) {
 	es, err := s.List(ctx, rev, "")
 	if err != nil {
 		return nil, err
@@ -48,9 +51,10 @@ func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
 			snap.pages = append(snap.pages, &page{path: e.Path, blob: e.Blob})
 		}
 	}
-	if err := parseAll(ctx, s, snap.pages); err != nil {
+	if snap.parsed, err = parseAll(ctx, s, snap.pages, facts); err != nil {
 		return nil, err
 	}
+	facts.save(snap.pages)
 	pending, err := s.IndexCatchUp(ctx, rev)
 	if err != nil {
 		return nil, err
@@ -145,8 +149,8 @@ func (snap *snapshot) index() {
 			content.WikiKey(p.path),
 			content.WikiKey(content.TitleFromPath(p.path)),
 		}
-		if p.meta != nil && p.meta.Title != "" {
-			keys = append(keys, content.WikiKey(p.meta.Title))
+		if p.Meta != nil && p.Meta.Title != "" {
+			keys = append(keys, content.WikiKey(p.Meta.Title))
 		}
 		seen := map[string]bool{}
 		for _, k := range keys {
@@ -164,40 +168,67 @@ func isPage(p string) bool {
 	return strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.") && !wiki.IsGuidance(p)
 }
 
-// parseAll reads every page and parses it on all cores as it is read.
-// Reads go one by one: the repository serializes them anyway, and a
-// reader that waits for the lock only slows the parsers down. A page's
-// text is dropped once parsed, and the reader runs at most a few pages
-// ahead of the parsers, so a run holds what the checks need of every page
-// but the text of only a few.
-func parseAll(ctx context.Context, s *wiki.Space, pages []*page) error {
-	type job struct {
-		p    *page
-		data []byte
+// parseAll sets the facts of every page: kept ones from facts, the others
+// read in the order the repository stores them and parsed on all cores as
+// they are read, once for pages that share a blob. A page's text is
+// dropped once parsed, and the reader runs at most a few pages ahead of
+// the parsers, so a run holds what the checks need of every page but the
+// text of only a few. It returns how many blobs it parsed.
+func parseAll(ctx context.Context, s *wiki.Space, pages []*page, facts *factStore) (int, error) {
+	same := map[string][]*page{} // by blob, the pages to parse
+	var blobs []string
+	for _, p := range pages {
+		if f := facts.get(p.blob); f != nil {
+			p.lintFacts = f
+			continue
+		}
+		if same[p.blob] == nil {
+			blobs = append(blobs, p.blob)
+		}
+		same[p.blob] = append(same[p.blob], p)
 	}
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(pages)/64))
+	if len(blobs) == 0 {
+		return 0, nil
+	}
+	type job struct {
+		pages []*page
+		data  []byte
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(blobs)/64))
 	jobs := make(chan job, 4*workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				j.p.parse(j.data)
+				f := parseFacts(j.pages[0].path, j.data)
+				for _, p := range j.pages {
+					p.lintFacts = f
+				}
 			}
 		})
 	}
-	var err error
-	for _, p := range pages {
-		if err = ctx.Err(); err != nil {
-			break
+	read := make([]bool, len(blobs))
+	err := s.ReadBlobs(ctx, blobs, func(i int, data []byte) error {
+		read[i] = true
+		select {
+		case jobs <- job{same[blobs[i]], data}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		var data []byte
-		if data, err = s.ReadBlob(ctx, p.blob); err != nil {
-			err = fmt.Errorf("%s: %w", p.path, err)
-			break
-		}
-		jobs <- job{p, data}
-	}
+	})
 	close(jobs)
 	wg.Wait()
-	return err
+	if err != nil && ctx.Err() == nil {
+		// Name the page that could not be read.
+		for i, b := range blobs {
+			if read[i] {
+				continue
+			}
+			if _, rerr := s.ReadBlob(ctx, b); rerr != nil {
+				return 0, fmt.Errorf("%s: %w", same[b][0].path, rerr)
+			}
+		}
+	}
+	return len(blobs), err
 }
