@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/gob"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -19,14 +20,24 @@ type factStore struct {
 	old  map[string]*lintFacts
 }
 
-// factsFile is the store's on-disk form.
-type factsFile struct {
+// The store's on-disk form is a gob stream: a factsHeader, then the
+// facts in chunks of factsChunk, so that neither side holds the whole
+// encoded file in memory.
+type factsHeader struct {
 	// Version says which pt wrote the file: facts extracted by another
 	// version (other rules for secrets, another Markdown parser) are
 	// not reused.
 	Version string
-	Facts   map[string]*lintFacts
+	Blobs   int
 }
+
+// factsEntry is the facts of one blob.
+type factsEntry struct {
+	Blob  string
+	Facts *lintFacts
+}
+
+const factsChunk = 4096
 
 // lintFactsVersion changes whenever what lintFacts holds, or how it is
 // extracted, changes.
@@ -46,16 +57,25 @@ func openFactStore(path string) *factStore {
 		return st
 	}
 	defer f.Close()
-	var ff factsFile
-	if gob.NewDecoder(bufio.NewReaderSize(f, 64<<10)).Decode(&ff) != nil || ff.Version != factsVersionKey() {
+	dec := gob.NewDecoder(bufio.NewReaderSize(f, 64<<10))
+	var h factsHeader
+	if dec.Decode(&h) != nil || h.Version != factsVersionKey() || h.Blobs < 0 {
 		return st
 	}
-	for _, fs := range ff.Facts {
-		if fs == nil || (fs.Meta == nil) == (fs.Invalid == nil) {
-			return st // not facts this version writes
+	old := make(map[string]*lintFacts, h.Blobs)
+	for len(old) < h.Blobs {
+		var chunk []factsEntry
+		if dec.Decode(&chunk) != nil || len(chunk) == 0 {
+			return st
+		}
+		for _, e := range chunk {
+			if e.Facts == nil || (e.Facts.Meta == nil) == (e.Facts.Invalid == nil) {
+				return st // not facts this version writes
+			}
+			old[e.Blob] = e.Facts
 		}
 	}
-	st.old = ff.Facts
+	st.old = old
 	return st
 }
 
@@ -100,7 +120,7 @@ func (st *factStore) save(pages []*page) {
 		return
 	}
 	w := bufio.NewWriterSize(tmp, 64<<10)
-	eerr := gob.NewEncoder(w).Encode(factsFile{Version: factsVersionKey(), Facts: cur})
+	eerr := encodeFacts(w, cur)
 	ferr := w.Flush()
 	cerr := tmp.Close()
 	if eerr != nil || ferr != nil || cerr != nil || os.Rename(tmp.Name(), st.path) != nil {
@@ -108,6 +128,27 @@ func (st *factStore) save(pages []*page) {
 		return
 	}
 	st.old = cur
+}
+
+func encodeFacts(w io.Writer, facts map[string]*lintFacts) error {
+	enc := gob.NewEncoder(w)
+	if err := enc.Encode(factsHeader{Version: factsVersionKey(), Blobs: len(facts)}); err != nil {
+		return err
+	}
+	chunk := make([]factsEntry, 0, factsChunk)
+	for blob, f := range facts {
+		chunk = append(chunk, factsEntry{blob, f})
+		if len(chunk) == factsChunk {
+			if err := enc.Encode(chunk); err != nil {
+				return err
+			}
+			chunk = chunk[:0]
+		}
+	}
+	if len(chunk) > 0 {
+		return enc.Encode(chunk)
+	}
+	return nil
 }
 
 // factsVersionKey names the facts' format and the pt that extracts them:

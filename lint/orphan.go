@@ -15,13 +15,14 @@ import (
 // orphans, and neither is a README.md, which every git host shows as its
 // folder's page; nor are pages already out of circulation (stale, retracted,
 // expired), which the spokes drop on purpose, nor unreadable pages, which
-// get invalid_frontmatter instead.
-func (snap *snapshot) orphans(add func(check, path string, line int, target, msg string)) {
+// get invalid_frontmatter instead. targets holds where the links of each
+// page lead, in the order of the pages.
+func (snap *snapshot) orphans(targets [][]linkTarget, add func(check, path string, line int, target, msg string)) {
 	linked := make(map[string]bool, len(snap.pages))
-	for _, p := range snap.pages {
-		for _, l := range p.Links {
-			if t, _, ok := snap.resolve(p, l); ok && t != nil && t != p {
-				linked[t.path] = true
+	for i, p := range snap.pages {
+		for _, t := range targets[i] {
+			if t.ok && t.page != nil && t.page != p {
+				linked[t.page.path] = true
 			}
 		}
 		if p.Meta == nil {

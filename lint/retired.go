@@ -14,7 +14,7 @@ import (
 // superseded, retracted, obsolete, archived or expired. A successor's
 // link to a page it lists in supersedes is how it says what it replaced,
 // and is not reported.
-func (snap *snapshot) retiredCitations(p *page, add func(check, path string, line int, target, msg string)) {
+func (snap *snapshot) retiredCitations(p *page, targets []linkTarget, add func(check, path string, line int, target, msg string)) {
 	m := p.Meta
 	if content.Retired(m.Status) || m.Status == content.StatusStale || wiki.IsIndexPage(p.path) {
 		return
@@ -25,9 +25,9 @@ func (snap *snapshot) retiredCitations(p *page, add func(check, path string, lin
 		}
 		add(CheckRetired, p.path, line, t.path, fmt.Sprintf("cites %s, which is %s", t.path, retiredWhy(t.Meta)))
 	}
-	for _, l := range p.Links {
-		if t, _, ok := snap.resolve(p, l); ok {
-			report(t, l.Line)
+	for i, l := range p.Links {
+		if targets[i].ok {
+			report(targets[i].page, l.Line)
 		}
 	}
 	for g, refs := range [2][]content.Ref{m.DerivedFrom, m.Citations} {
