@@ -61,6 +61,20 @@ func (li lineIndex) line(off int) int {
 // Analyze parses a whole page file (frontmatter included) and returns its
 // structure. It never fails: Markdown has no syntax errors.
 func Analyze(src []byte) *Structure {
+	s, li := outline(src)
+	s.Sections = sections(src, li, s.Headings)
+	return s
+}
+
+// Outline is Analyze without the sections: the headings and links of a
+// page, for a caller that does not read its text (splitting it into
+// sections copies it twice).
+func Outline(src []byte) *Structure {
+	s, _ := outline(src)
+	return s
+}
+
+func outline(src []byte) (*Structure, lineIndex) {
 	doc := md().Parser().Parse(text.NewReader(src))
 	li := newLineIndex(src)
 	s := &Structure{}
@@ -105,8 +119,7 @@ func Analyze(src []byte) *Structure {
 	})
 	s.Links = append(s.Links, wikiLinks(src, li, codeRanges)...)
 	sort.SliceStable(s.Links, func(i, j int) bool { return s.Links[i].Line < s.Links[j].Line })
-	s.Sections = sections(src, li, s.Headings)
-	return s
+	return s, li
 }
 
 // nodeStart finds a byte offset for an inline node: its own position when

@@ -11,27 +11,36 @@ import (
 
 // BenchmarkLint lints a generated space of 10,000 pages (sources, their
 // summaries pinned to them, linked concept pages, spokes and hub) as a dry
-// run: every page read and parsed, every check, the lifecycle merge.
+// run: every check and the lifecycle merge, with every page read and
+// parsed (cold) or with the facts a first run kept (warm).
 //
 //	go test ./lint -run '^$' -bench Lint -benchtime 5x
 func BenchmarkLint(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
-			ctx := context.Background()
-			s, err := spacegen.Generate(ctx, b.TempDir(), spacegen.Options{Pages: n, Seed: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			b.ResetTimer()
-			for b.Loop() {
-				rep, err := lint.Run(ctx, s, lint.Options{Now: now, DryRun: true})
-				if err != nil {
+		ctx := context.Background()
+		s, err := spacegen.Generate(ctx, b.TempDir(), spacegen.Options{Pages: n, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, cold := range []bool{true, false} {
+			name := map[bool]string{true: "cold", false: "warm"}[cold]
+			b.Run(fmt.Sprintf("pages=%d/%s", n, name), func(b *testing.B) {
+				opts := lint.Options{Now: now, DryRun: true}
+				if cold {
+					opts = lint.WithoutFacts(opts)
+				} else if _, err := lint.Run(ctx, s, opts); err != nil {
 					b.Fatal(err)
 				}
-				b.ReportMetric(float64(len(rep.Open())), "findings")
-			}
-		})
+				for b.Loop() {
+					rep, err := lint.Run(ctx, s, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(float64(len(rep.Open())), "findings")
+				}
+			})
+		}
+		s.Close()
 	}
 }
 

@@ -29,7 +29,7 @@ func Check(ctx context.Context, s *wiki.Space, rev wiki.Rev, now time.Time) ([]F
 }
 
 func check(ctx context.Context, s *wiki.Space, rev wiki.Rev, now time.Time) (*result, error) {
-	snap, err := load(ctx, s, rev)
+	snap, err := load(ctx, s, rev, openFactStore(factsPath(s.StateDir())))
 	if err != nil {
 		return nil, err
 	}
@@ -57,20 +57,23 @@ func (snap *snapshot) check(now time.Time) *result {
 		r.findings = append(r.findings, Finding{ID: id, Check: check, Severity: rule.Severity, Path: path, Line: line,
 			Target: target, Message: msg, FirstSeen: now, LastSeen: now, Status: StatusOpen})
 	}
-	for _, p := range snap.pages {
+	// Each link is resolved once, for the three checks that follow it.
+	targets := make([][]linkTarget, len(snap.pages))
+	for i, p := range snap.pages {
+		targets[i] = snap.linkTargets(p)
 		secrets(p, add)
-		if p.err != nil {
-			add(CheckFrontmatter, p.path, max(p.err.Line, 1), "", p.err.Err.Error())
+		if p.Invalid != nil {
+			add(CheckFrontmatter, p.path, max(p.Invalid.Line, 1), "", p.Invalid.Message)
 			continue
 		}
-		snap.crossrefs(p, add)
-		snap.retiredCitations(p, add)
+		snap.crossrefs(p, targets[i], add)
+		snap.retiredCitations(p, targets[i], add)
 		if snap.drift(p, add) {
 			r.derivedDrift = append(r.derivedDrift, p.path)
 		}
 		expired(p, now, add)
 	}
-	snap.orphans(add)
+	snap.orphans(targets, add)
 	sortFindings(r.findings)
 	return r
 }

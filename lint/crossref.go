@@ -14,12 +14,9 @@ import (
 // page, or an #anchor that is not a heading of its target. External links,
 // root-relative links and links that climb out of the space belong to
 // other tools and are not checked.
-func (snap *snapshot) crossrefs(p *page, add func(check, path string, line int, target, msg string)) {
-	for _, l := range p.links {
-		if l.External || l.Absolute {
-			continue
-		}
-		target, desc, ok := snap.resolve(p, l)
+func (snap *snapshot) crossrefs(p *page, targets []linkTarget, add func(check, path string, line int, target, msg string)) {
+	for i, l := range p.Links {
+		target, desc, ok := targets[i].page, targets[i].desc, targets[i].ok
 		if !ok {
 			if l.Wiki {
 				add(CheckCrossref, p.path, l.Line, l.Target, fmt.Sprintf("wiki link %s: no page is named %q", l.Target, l.Path))
@@ -28,13 +25,29 @@ func (snap *snapshot) crossrefs(p *page, add func(check, path string, line int, 
 			}
 			continue
 		}
-		if l.Anchor == "" || target == nil || target.meta == nil {
+		if l.Anchor == "" || target == nil || target.Meta == nil {
 			continue
 		}
-		if a := normAnchor(l.Anchor); !target.anchors[a] {
+		if a := normAnchor(l.Anchor); !target.hasAnchor(a) {
 			add(CheckCrossref, p.path, l.Line, l.Target, fmt.Sprintf("link to %s: %s has no heading #%s", l.Target, desc, a))
 		}
 	}
+}
+
+// linkTarget is where a link leads: resolve's results.
+type linkTarget struct {
+	page *page
+	desc string
+	ok   bool
+}
+
+// linkTargets resolves every link of p.
+func (snap *snapshot) linkTargets(p *page) []linkTarget {
+	out := make([]linkTarget, len(p.Links))
+	for i, l := range p.Links {
+		out[i].page, out[i].desc, out[i].ok = snap.resolve(p, l)
+	}
+	return out
 }
 
 // resolve finds what a link points at. ok is false when it points nowhere;
@@ -45,7 +58,7 @@ func (snap *snapshot) resolve(from *page, l content.Link) (target *page, desc st
 		if l.Path == "" {
 			return from, "this page", true
 		}
-		cands := snap.byWiki[content.WikiKey(l.Path)]
+		cands := snap.wikiIndex()[content.WikiKey(l.Path)]
 		if len(cands) == 0 {
 			return nil, "", false
 		}

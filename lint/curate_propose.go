@@ -173,7 +173,8 @@ func inboundLinks(ctx context.Context, s *wiki.Space, rev wiki.Rev, targets []st
 		if !isPage(e.Path) {
 			continue
 		}
-		p := &page{path: e.Path, blob: e.Blob}
+		// A page left unread has no facts: its title is not a wiki name.
+		p := &page{path: e.Path, blob: e.Blob, lintFacts: &lintFacts{}}
 		snap.pages = append(snap.pages, p)
 		if wiki.IsIndexPage(e.Path) {
 			continue
@@ -195,10 +196,7 @@ func inboundLinks(ctx context.Context, s *wiki.Space, rev wiki.Rev, targets []st
 			continue
 		}
 		seen := map[string]bool{}
-		for _, l := range p.links {
-			if l.External || l.Absolute {
-				continue
-			}
+		for _, l := range p.Links {
 			if t, _, ok := snap.resolve(p, l); ok && t != nil && slices.Contains(targets, t.path) && !seen[t.path] {
 				seen[t.path] = true
 				counts[t.path]++

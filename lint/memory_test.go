@@ -64,7 +64,7 @@ func TestLoadHoldsNoText(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	snap, err := load(ctx, s, head)
+	snap, err := load(ctx, s, head, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,22 +15,20 @@ import (
 // orphans, and neither is a README.md, which every git host shows as its
 // folder's page; nor are pages already out of circulation (stale, retracted,
 // expired), which the spokes drop on purpose, nor unreadable pages, which
-// get invalid_frontmatter instead.
-func (snap *snapshot) orphans(add func(check, path string, line int, target, msg string)) {
+// get invalid_frontmatter instead. targets holds where the links of each
+// page lead, in the order of the pages.
+func (snap *snapshot) orphans(targets [][]linkTarget, add func(check, path string, line int, target, msg string)) {
 	linked := make(map[string]bool, len(snap.pages))
-	for _, p := range snap.pages {
-		for _, l := range p.links {
-			if l.External || l.Absolute {
-				continue
-			}
-			if t, _, ok := snap.resolve(p, l); ok && t != nil && t != p {
-				linked[t.path] = true
+	for i, p := range snap.pages {
+		for _, t := range targets[i] {
+			if t.ok && t.page != nil && t.page != p {
+				linked[t.page.path] = true
 			}
 		}
-		if p.meta == nil {
+		if p.Meta == nil {
 			continue
 		}
-		for _, refs := range [][]content.Ref{p.meta.Provenance.DerivedFrom, p.meta.Provenance.Citations} {
+		for _, refs := range [][]content.Ref{p.Meta.DerivedFrom, p.Meta.Citations} {
 			for _, r := range refs {
 				if r.Path != "" && path.Clean(r.Path) != p.path {
 					linked[path.Clean(r.Path)] = true
@@ -39,14 +37,14 @@ func (snap *snapshot) orphans(add func(check, path string, line int, target, msg
 		}
 	}
 	for _, p := range snap.pages {
-		if linked[p.path] || p.meta == nil || wiki.IsIndexPage(p.path) || strings.EqualFold(path.Base(p.path), "README.md") {
+		if linked[p.path] || p.Meta == nil || wiki.IsIndexPage(p.path) || strings.EqualFold(path.Base(p.path), "README.md") {
 			continue
 		}
-		switch p.meta.Kind {
+		switch p.Meta.Kind {
 		case content.KindHub, content.KindTopic, content.KindLog:
 			continue
 		}
-		if st := p.meta.Status; st == content.StatusStale || content.Retired(st) {
+		if st := p.Meta.Status; st == content.StatusStale || content.Retired(st) {
 			continue
 		}
 		add(CheckOrphan, p.path, 0, "", "no page links to this page and no spoke lists it")

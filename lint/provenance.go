@@ -13,27 +13,24 @@ import (
 // revision is not the one pinned. It returns whether a derived_from pin
 // drifted, which may make the page stale.
 func (snap *snapshot) drift(p *page, add func(check, path string, line int, target, msg string)) (derivedDrift bool) {
-	prov := p.meta.Provenance
-	for _, group := range []struct {
-		key  string
-		refs []content.Ref
-	}{{"derived_from", prov.DerivedFrom}, {"citations", prov.Citations}} {
-		for i, r := range group.refs {
+	for g, refs := range [2][]content.Ref{p.Meta.DerivedFrom, p.Meta.Citations} {
+		key := pinKey(g)
+		for i, r := range refs {
 			if r.Path == "" || r.Revision == "" {
 				continue
 			}
 			rp := path.Clean(r.Path)
-			line := p.pinLine(group.key, i)
+			line := p.pinLine(g, i)
 			blob, ok := snap.files[rp]
 			switch {
 			case !ok:
-				add(CheckDrift, p.path, line, rp, fmt.Sprintf("%s %s: the file is gone (pinned at %s)", group.key, rp, shortRev(r.Revision)))
+				add(CheckDrift, p.path, line, rp, fmt.Sprintf("%s %s: the file is gone (pinned at %s)", key, rp, shortRev(r.Revision)))
 			case !sameRevision(blob, r.Revision):
-				add(CheckDrift, p.path, line, rp, fmt.Sprintf("%s %s: pinned at %s, the file is now %s", group.key, rp, shortRev(r.Revision), shortRev(blob)))
+				add(CheckDrift, p.path, line, rp, fmt.Sprintf("%s %s: pinned at %s, the file is now %s", key, rp, shortRev(r.Revision), shortRev(blob)))
 			default:
 				continue
 			}
-			if group.key == "derived_from" {
+			if g == 0 {
 				derivedDrift = true
 			}
 		}

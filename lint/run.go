@@ -18,6 +18,10 @@ type Options struct {
 	DryRun    bool          // check and compare, but write nothing (CI, read-only checkouts)
 	Author    wiki.Author   // who the lint batch is by; zero means "pt"
 	Retention time.Duration // how long resolved rows are kept; zero means DefaultRetention
+
+	// noFacts reads and parses every page, keeping no facts (the tests'
+	// reference run).
+	noFacts bool
 }
 
 // Report is what a lint run saw and did: the --json output of pt lint.
@@ -72,6 +76,8 @@ type Prepared struct {
 	when time.Time // the batch's time: zero (the space's clock) under --now
 	head wiki.Rev
 	plan *plan
+	// facts keeps what the checks read of pages by blob, across runs.
+	facts *factStore
 }
 
 // Prepare checks the space at HEAD and computes what Run would commit,
@@ -90,11 +96,15 @@ func Prepare(ctx context.Context, s *wiki.Space, opts Options) (*Prepared, error
 	if err != nil {
 		return nil, err
 	}
-	plan, err := planRun(ctx, s, head, now, opts.Retention)
+	facts := openFactStore(factsPath(s.StateDir()))
+	if opts.noFacts {
+		facts = nil
+	}
+	plan, err := planRun(ctx, s, head, now, opts.Retention, facts)
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{s: s, opts: opts, now: now, when: when, head: head, plan: plan}, nil
+	return &Prepared{s: s, opts: opts, now: now, when: when, head: head, plan: plan, facts: facts}, nil
 }
 
 // Commit commits the prepared run as one lint batch (nothing on a dry run)
@@ -122,7 +132,7 @@ func (p *Prepared) Commit(ctx context.Context) (*Report, error) {
 				plan.report.Commit = string(tx.Head())
 			} else {
 				// Another batch changed the space: lint what is there now.
-				np, err := planRun(ctx, s, tx.Head(), p.now, p.opts.Retention)
+				np, err := planRun(ctx, s, tx.Head(), p.now, p.opts.Retention, p.facts)
 				if err != nil {
 					return err
 				}
@@ -169,12 +179,12 @@ type plan struct {
 	catchUp bool
 }
 
-func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, retention time.Duration) (*plan, error) {
+func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, retention time.Duration, facts *factStore) (*plan, error) {
 	rep := &Report{Space: strings.TrimSuffix(s.Prefix(), "/"), Name: s.Config().Name, Commit: string(head), Findings: []Finding{}}
 	if head == "" {
 		return &plan{report: rep, now: now}, nil
 	}
-	snap, err := load(ctx, s, head)
+	snap, err := load(ctx, s, head, facts)
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +198,8 @@ func planRun(ctx context.Context, s *wiki.Space, head wiki.Rev, now time.Time, r
 	if s.Config().StaleOnDrift() {
 		for _, path := range r.derivedDrift {
 			pg := snap.byPath[path]
-			m := *pg.meta
-			if m.OwnedByHuman() || (m.Status != "" && m.Status != content.StatusActive) {
+			m := pg.Meta
+			if m.ownedByHuman() || (m.Status != "" && m.Status != content.StatusActive) {
 				continue // a person's page gets findings only
 			}
 			w, err := markStale(ctx, s, pg)

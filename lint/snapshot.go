@@ -20,10 +20,15 @@ type snapshot struct {
 	dirs   map[string]bool   // every directory that holds a file
 	pages  []*page           // the .md files, sorted by path
 	byPath map[string]*page
-	byWiki map[string][]*page // content.WikiKey of file names and titles
+	// byWiki maps content.WikiKey of file names and titles to pages; built
+	// on the first [[wiki link]] (wikiIndex), which many spaces never have.
+	byWiki map[string][]*page
 	// catchUp: the spokes and hub here are as a batch will catch them up
 	// with pages people changed in git, not as committed.
 	catchUp bool
+	// parsed is how many blobs load read and parsed (the others' facts
+	// were kept from an earlier run).
+	parsed int
 	// saved are the pages (nil when absent or not a page) and savedBlob
 	// the other files that the last overlay replaced, as they are at rev.
 	saved     map[string]*page
@@ -32,10 +37,10 @@ type snapshot struct {
 
 // load reads and parses every page of s at rev, with the spokes and hub
 // as a batch on rev leaves them (caught up with pages people changed in
-// git: wiki.Space.IndexCatchUp), since the lint batch is that batch.
-// Reading is serialized by the repository; parsing is spread over the
-// machine's cores.
-func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
+// git: wiki.Space.IndexCatchUp), since the lint batch is that batch. A
+// page whose blob facts keeps is not read again; facts, when not nil,
+// then keeps those of this revision.
+func load(ctx context.Context, s *wiki.Space, rev wiki.Rev, facts *factStore) (*snapshot, error) {
 	es, err := s.List(ctx, rev, "")
 	if err != nil {
 		return nil, err
@@ -48,9 +53,11 @@ func load(ctx context.Context, s *wiki.Space, rev wiki.Rev) (*snapshot, error) {
 			snap.pages = append(snap.pages, &page{path: e.Path, blob: e.Blob})
 		}
 	}
-	if err := parseAll(ctx, s, snap.pages); err != nil {
+	slices.SortFunc(snap.pages, func(a, b *page) int { return strings.Compare(a.path, b.path) })
+	if snap.parsed, err = parseAll(ctx, s, snap.pages, facts); err != nil {
 		return nil, err
 	}
+	facts.save(snap.pages)
 	pending, err := s.IndexCatchUp(ctx, rev)
 	if err != nil {
 		return nil, err
@@ -71,7 +78,11 @@ func (snap *snapshot) addDirs(p string) {
 // on the spot: a few spokes and the hub), in place of those of an earlier
 // overlay, which it undoes first: each overlay is relative to rev.
 func (snap *snapshot) overlay(files []wiki.PendingFile) {
-	snap.undoOverlay()
+	if len(files) == 0 && len(snap.saved) == 0 {
+		return // nothing to put in, nothing to undo
+	}
+	var e pageEdit
+	snap.undoOverlay(&e)
 	if snap.saved == nil {
 		snap.saved = map[string]*page{}
 	}
@@ -82,7 +93,7 @@ func (snap *snapshot) overlay(files []wiki.PendingFile) {
 				snap.savedBlob[f.Path] = snap.files[f.Path]
 			}
 		}
-		snap.remove(f.Path)
+		e.remove(snap, f.Path)
 		if f.Deleted {
 			continue
 		}
@@ -91,24 +102,25 @@ func (snap *snapshot) overlay(files []wiki.PendingFile) {
 			pg := &page{path: f.Path, blob: wiki.BlobID(f.Data)}
 			pg.parse(f.Data)
 			pg.pending = f.Data
-			snap.pages = append(snap.pages, pg)
+			e.added = append(e.added, pg)
 		}
 	}
+	e.apply(snap)
 	snap.settle()
 }
 
 // undoOverlay puts back the files an overlay replaced, as they are at rev;
-// overlay, its one caller, settles the snapshot afterwards.
-func (snap *snapshot) undoOverlay() {
+// overlay, its one caller, applies e and settles the snapshot afterwards.
+func (snap *snapshot) undoOverlay(e *pageEdit) {
 	if len(snap.saved) == 0 {
 		return
 	}
 	for p, pg := range snap.saved {
-		snap.remove(p)
+		e.remove(snap, p)
 		switch {
 		case pg != nil:
 			snap.files[p] = pg.blob
-			snap.pages = append(snap.pages, pg)
+			e.added = append(e.added, pg)
 		case snap.savedBlob[p] != "":
 			snap.files[p] = snap.savedBlob[p]
 		}
@@ -116,11 +128,28 @@ func (snap *snapshot) undoOverlay() {
 	snap.saved, snap.savedBlob = map[string]*page{}, map[string]string{}
 }
 
-// remove takes p out of the files and pages (index and dirs are redone by
-// settle).
-func (snap *snapshot) remove(p string) {
+// pageEdit is what an overlay changes in the pages: the paths it takes
+// out and the pages it puts in, applied to the pages in one pass (one
+// pass per file was quadratic in a large space).
+type pageEdit struct {
+	gone  map[string]bool
+	added []*page
+}
+
+// remove takes p out of the files now and out of the pages when applied
+// (index and dirs are redone by settle).
+func (e *pageEdit) remove(snap *snapshot, p string) {
 	delete(snap.files, p)
-	snap.pages = slices.DeleteFunc(snap.pages, func(x *page) bool { return x.path == p })
+	if e.gone == nil {
+		e.gone = map[string]bool{}
+	}
+	e.gone[p] = true
+	e.added = slices.DeleteFunc(e.added, func(x *page) bool { return x.path == p })
+}
+
+func (e *pageEdit) apply(snap *snapshot) {
+	snap.pages = slices.DeleteFunc(snap.pages, func(x *page) bool { return e.gone[x.path] })
+	snap.pages = append(snap.pages, e.added...)
 }
 
 // settle sorts the pages and redoes what is derived from the files: the
@@ -134,28 +163,39 @@ func (snap *snapshot) settle() {
 	snap.index()
 }
 
-// index maps the pages by path and by the names wiki links use.
+// index maps the pages by path (and forgets the names wiki links use,
+// wikiIndex builds them again when asked).
 func (snap *snapshot) index() {
 	snap.byPath = make(map[string]*page, len(snap.pages))
-	snap.byWiki = map[string][]*page{}
 	for _, p := range snap.pages {
 		snap.byPath[p.path] = p
+	}
+	snap.byWiki = nil
+}
+
+// wikiIndex returns the pages by the names wiki links use: file name,
+// path, the title a path gives and the page's title.
+func (snap *snapshot) wikiIndex() map[string][]*page {
+	if snap.byWiki != nil {
+		return snap.byWiki
+	}
+	snap.byWiki = map[string][]*page{}
+	for _, p := range snap.pages {
 		keys := []string{
 			content.WikiKey(path.Base(p.path)),
 			content.WikiKey(p.path),
 			content.WikiKey(content.TitleFromPath(p.path)),
 		}
-		if p.meta != nil && p.meta.Title != "" {
-			keys = append(keys, content.WikiKey(p.meta.Title))
+		if p.Meta != nil && p.Meta.Title != "" {
+			keys = append(keys, content.WikiKey(p.Meta.Title))
 		}
-		seen := map[string]bool{}
-		for _, k := range keys {
-			if !seen[k] {
-				seen[k] = true
+		for i, k := range keys {
+			if !slices.Contains(keys[:i], k) {
 				snap.byWiki[k] = append(snap.byWiki[k], p)
 			}
 		}
 	}
+	return snap.byWiki
 }
 
 // isPage reports whether lint looks at a file: Markdown, not hidden, not
@@ -164,40 +204,67 @@ func isPage(p string) bool {
 	return strings.HasSuffix(strings.ToLower(p), ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.") && !wiki.IsGuidance(p)
 }
 
-// parseAll reads every page and parses it on all cores as it is read.
-// Reads go one by one: the repository serializes them anyway, and a
-// reader that waits for the lock only slows the parsers down. A page's
-// text is dropped once parsed, and the reader runs at most a few pages
-// ahead of the parsers, so a run holds what the checks need of every page
-// but the text of only a few.
-func parseAll(ctx context.Context, s *wiki.Space, pages []*page) error {
-	type job struct {
-		p    *page
-		data []byte
+// parseAll sets the facts of every page: kept ones from facts, the others
+// read in the order the repository stores them and parsed on all cores as
+// they are read, once for pages that share a blob. A page's text is
+// dropped once parsed, and the reader runs at most a few pages ahead of
+// the parsers, so a run holds what the checks need of every page but the
+// text of only a few. It returns how many blobs it parsed.
+func parseAll(ctx context.Context, s *wiki.Space, pages []*page, facts *factStore) (int, error) {
+	same := map[string][]*page{} // by blob, the pages to parse
+	var blobs []string
+	for _, p := range pages {
+		if f := facts.get(p.blob); f != nil {
+			p.lintFacts = f
+			continue
+		}
+		if same[p.blob] == nil {
+			blobs = append(blobs, p.blob)
+		}
+		same[p.blob] = append(same[p.blob], p)
 	}
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(pages)/64))
+	if len(blobs) == 0 {
+		return 0, nil
+	}
+	type job struct {
+		pages []*page
+		data  []byte
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(blobs)/64))
 	jobs := make(chan job, 4*workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
-				j.p.parse(j.data)
+				f := parseFacts(j.pages[0].path, j.data)
+				for _, p := range j.pages {
+					p.lintFacts = f
+				}
 			}
 		})
 	}
-	var err error
-	for _, p := range pages {
-		if err = ctx.Err(); err != nil {
-			break
+	read := make([]bool, len(blobs))
+	err := s.ReadBlobs(ctx, blobs, func(i int, data []byte) error {
+		read[i] = true
+		select {
+		case jobs <- job{same[blobs[i]], data}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		var data []byte
-		if data, err = s.ReadBlob(ctx, p.blob); err != nil {
-			err = fmt.Errorf("%s: %w", p.path, err)
-			break
-		}
-		jobs <- job{p, data}
-	}
+	})
 	close(jobs)
 	wg.Wait()
-	return err
+	if err != nil && ctx.Err() == nil {
+		// Name the page that could not be read.
+		for i, b := range blobs {
+			if read[i] {
+				continue
+			}
+			if _, rerr := s.ReadBlob(ctx, b); rerr != nil {
+				return 0, fmt.Errorf("%s: %w", same[b][0].path, rerr)
+			}
+		}
+	}
+	return len(blobs), err
 }

@@ -110,6 +110,23 @@ func (s *Space) ReadBlob(ctx context.Context, blob string) ([]byte, error) {
 	return s.store.ReadBlob(ctx, h)
 }
 
+// ReadBlobs calls fn with the content of each blob of blobs (i its index
+// there), each once, in the order the repository stores them, which is
+// not the order given: reading the pages of a space of 100,000 this way
+// took a fifth of the CPU of reading them one by one with ReadBlob. data
+// is fn's to keep. It stops at fn's first error and returns it.
+func (s *Space) ReadBlobs(ctx context.Context, blobs []string, fn func(i int, data []byte) error) error {
+	hs := make([]gitstore.Hash, len(blobs))
+	for i, b := range blobs {
+		h, err := gitstore.ParseHash(b)
+		if err != nil {
+			return err
+		}
+		hs[i] = h
+	}
+	return s.store.ReadBlobs(ctx, hs, fn)
+}
+
 // List returns the files of the space under dir ("" for all) at rev, sorted.
 func (s *Space) List(ctx context.Context, rev Rev, dir string) ([]Entry, error) {
 	h, err := toHash(rev)
