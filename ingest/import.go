@@ -360,6 +360,10 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	// (linkCorpus).
 	st := content.Analyze(pg.Body)
 	d.st = &content.Structure{Headings: st.Headings, Links: st.Links} // not its sections: the text again
+	d.headings = make([]string, len(st.Headings))
+	for i, h := range st.Headings {
+		d.headings[i] = h.Text
+	}
 	d.title = sourceTitleOf("", pg, d.st.FirstH1)
 	if fromPath := content.TitleFromPath(rel); d.title == "" {
 		d.title = fromPath
