@@ -84,6 +84,9 @@ func newSubjectTerms(d *corpusDoc) (subjectTerms, []subjectWord) {
 				continue
 			}
 			seen[sw.stem] = true
+			// Cloned: the words are slices of the text, which the terms
+			// would otherwise keep whole.
+			sw = subjectWord{strings.Clone(sw.stem), strings.Clone(sw.surface)}
 			st.weight[sw.stem] += w
 			forms = append(forms, sw)
 			if _, ok := st.at[sw.stem]; !ok {
@@ -105,10 +108,15 @@ func newSubjectTerms(d *corpusDoc) (subjectTerms, []subjectWord) {
 	}
 	for w, n := range tf {
 		st.weight[w] += min(bodyWeight, float64(n)/bodyRepeat)
-		if _, named := st.at[w]; !named && st.weight[w] < memberWeight {
-			delete(st.weight, w)
+	}
+	// A new map: one that deletes keeps the buckets of every word.
+	kept := make(map[string]float64, len(st.at))
+	for w, wt := range st.weight {
+		if _, named := st.at[w]; named || wt >= memberWeight {
+			kept[strings.Clone(w)] = wt
 		}
 	}
+	st.weight = kept
 	return st, forms
 }
 
