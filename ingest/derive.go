@@ -33,7 +33,10 @@ type corpusDoc struct {
 	// topics are matched on both.
 	aliases []string
 	body    []byte
-	topics  []string
+	// headings are the texts of the body's headings; nil when not known
+	// yet (they are then read from body).
+	headings []string
+	topics   []string
 	// links are the corpus files this one links to, with the heading of
 	// the section each link sits in ("" before the first heading).
 	links []docLink

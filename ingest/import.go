@@ -73,8 +73,10 @@ type importDoc struct {
 	rendered bool
 	head     wiki.Rev
 	state    docState
-	srcData  []byte // the source page (the file itself when in place)
-	sumData  []byte // the summary page
+	srcData  []byte        // the source page (the file itself when in place)
+	sumData  []byte        // the summary page
+	srcPage  *content.Page // srcData, parsed
+	sumPage  *content.Page // sumData, parsed
 }
 
 // Import migrates a directory of Markdown files into the space as one batch
@@ -134,34 +136,23 @@ func Import(ctx context.Context, s *wiki.Space, dir string, opts ImportOptions) 
 	}
 	res := &ImportResult{}
 	c := importer{s: s, abs: abs, inSpace: inSpace, root: root, opts: opts}
-	if err := c.prepare(ctx, head, b, res); err != nil {
+	if err := c.prepare(ctx, head, res); err != nil {
 		return nil, err
 	}
 	b.Title = c.title()
 	wres, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
-		if tx.Head() != head {
-			// Another batch landed: the files were rendered for the old
-			// head and their text is gone, so prepare them again, here.
+		if tx.Head() != head || c.staged {
+			// Another batch landed, or an attempt staged the files and
+			// let go of their text: prepare them again, here.
 			head = tx.Head()
 			*res = ImportResult{}
-			if err := c.prepare(ctx, head, tx.Batch(), res); err != nil {
+			if err := c.prepare(ctx, head, res); err != nil {
 				return err
 			}
 			tx.Describe(c.title(), "")
 		}
 		res.Imported, res.Updated, res.UnchangedFiles = 0, 0, 0
-		for i, d := range c.docs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := stageDoc(ctx, tx, d, opts, res); err != nil {
-				return err
-			}
-			if opts.Progress != nil {
-				opts.Progress(c.base+i+1, c.total)
-			}
-		}
-		return nil
+		return c.stage(ctx, tx, res)
 	})
 	if err != nil {
 		return nil, err
@@ -178,16 +169,17 @@ type importer struct {
 	root        string // its name
 	opts        ImportOptions
 	docs        []*importDoc
-	total, base int // progress: the count of all steps, and of those before staging
+	total, base int  // progress: the count of all steps, and of those before staging
+	staged      bool // the docs were staged, their text is gone
 }
 
 func (c *importer) title() string {
 	return fmt.Sprintf("import %s (%d files)", c.root, len(c.docs))
 }
 
-// prepare reads and checks the corpus, derives its topics with the
-// taxonomy at head, and renders its pages for batch b on head.
-func (c *importer) prepare(ctx context.Context, head wiki.Rev, b wiki.Batch, res *ImportResult) error {
+// prepare reads and checks the corpus and derives its topics with the
+// taxonomy at head.
+func (c *importer) prepare(ctx context.Context, head wiki.Rev, res *ImportResult) error {
 	docs, err := readCorpus(c.abs, c.inSpace, c.s.Config().SourceLimit(), c.opts, res)
 	if err != nil {
 		return err
@@ -201,9 +193,57 @@ func (c *importer) prepare(ctx context.Context, head wiki.Rev, b wiki.Batch, res
 		cds[i] = &d.corpusDoc
 	}
 	deriveTopics(cds, tax, c.root)
-	c.docs = docs
+	c.docs, c.staged = docs, false
 	c.total, c.base = 2*(len(docs)+len(res.Skipped)), len(docs)+2*len(res.Skipped)
-	return renderDocs(ctx, c.s, head, b, docs, c.opts)
+	return nil
+}
+
+// stage renders the files' pages on every core and stages them in corpus
+// order as they come, so that the commit is the same however the work was
+// spread, and a file's text and pages are let go of once staged: the
+// batch writes them into its pack and keeps their ids.
+func (c *importer) stage(ctx context.Context, tx *wiki.Tx, res *ImportResult) error {
+	c.staged = true
+	head, b := tx.Head(), tx.Batch()
+	read := func(ctx context.Context, p string) (*wiki.PageAt, error) { return c.s.ReadPage(ctx, head, p) }
+	// Two files that would write the same page (sources/x.md and x.md
+	// imported in place share summaries/x.md) see each other's pages only
+	// inside the batch: they are left to stageDoc.
+	uses := make(map[string]int, 2*len(c.docs))
+	for _, d := range c.docs {
+		uses[d.source]++
+		uses[d.summary]++
+	}
+	errs := make([]error, len(c.docs))
+	render := func(i int) {
+		d := c.docs[i]
+		if uses[d.source] > 1 || uses[d.summary] > 1 || ctx.Err() != nil {
+			return
+		}
+		d.rendered, d.head, d.state = true, head, docState{}
+		if head != "" {
+			d.state = stateOf(ctx, read, d)
+		}
+		if !d.state.unchanged {
+			errs[i] = renderDoc(d, c.opts, b)
+		}
+	}
+	return ordered(len(c.docs), render, func(i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if errs[i] != nil {
+			return errs[i]
+		}
+		d := c.docs[i]
+		err := stageDoc(ctx, tx, d, c.opts, res)
+		d.data, d.page, d.body = nil, nil, nil
+		d.srcData, d.sumData, d.srcPage, d.sumPage = nil, nil, nil, nil
+		if err == nil && c.opts.Progress != nil {
+			c.opts.Progress(c.base+i+1, c.total)
+		}
+		return err
+	})
 }
 
 // readCorpus reads and checks every Markdown file under abs, and rewrites
@@ -320,6 +360,10 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	// (linkCorpus).
 	st := content.Analyze(pg.Body)
 	d.st = &content.Structure{Headings: st.Headings, Links: st.Links} // not its sections: the text again
+	d.headings = make([]string, len(st.Headings))
+	for i, h := range st.Headings {
+		d.headings[i] = h.Text
+	}
 	d.title = sourceTitleOf("", pg, d.st.FirstH1)
 	if fromPath := content.TitleFromPath(rel); d.title == "" {
 		d.title = fromPath
@@ -428,44 +472,6 @@ func stateOf(ctx context.Context, read pageReader, d *importDoc) docState {
 	return st
 }
 
-// renderDocs decides, for every file, what the space holds of it at head,
-// and renders the source and summary pages of those that will be written,
-// in parallel, before the batch takes the write lock.
-func renderDocs(ctx context.Context, s *wiki.Space, head wiki.Rev, b wiki.Batch, docs []*importDoc, opts ImportOptions) error {
-	read := func(ctx context.Context, p string) (*wiki.PageAt, error) { return s.ReadPage(ctx, head, p) }
-	// Two files that would write the same page (sources/x.md and x.md
-	// imported in place share summaries/x.md) see each other's pages only
-	// inside the batch: they are left to stageDoc.
-	uses := make(map[string]int, 2*len(docs))
-	for _, d := range docs {
-		uses[d.source]++
-		uses[d.summary]++
-	}
-	errs := make([]error, len(docs))
-	parallel(len(docs), func(i int) {
-		d := docs[i]
-		if uses[d.source] > 1 || uses[d.summary] > 1 {
-			return
-		}
-		d.rendered, d.head, d.state = true, head, docState{}
-		if head != "" {
-			d.state = stateOf(ctx, read, d)
-		}
-		if !d.state.unchanged {
-			errs[i] = renderDoc(d, opts, b)
-		}
-		// What is staged is rendered: the file's text is not needed again
-		// (a batch on another head prepares the corpus anew).
-		d.data, d.page, d.body = nil, nil, nil
-	})
-	for _, err := range errs {
-		if err != nil {
-			return err // the first file's, as staging them in order would
-		}
-	}
-	return nil
-}
-
 // renderDoc renders d's source and summary pages for batch b, given
 // d.state.
 func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
@@ -483,10 +489,10 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 	if line == "" {
 		line = d.title
 	}
-	d.srcData = d.data
+	d.srcPage, d.srcData = d.page, d.data
 	if !d.inPlace {
 		var err error
-		d.srcData, err = sourceBytes(d.page, sourceMeta{
+		d.srcPage, d.srcData, err = sourceBytes(d.page, sourceMeta{
 			title: d.title, aliases: d.aliases, kind: SourceDoc, topics: topics, summary: line, author: author,
 			approvedBy: opts.ApprovedBy, origin: d.rel + "@" + d.blob, created: st.created, appliesTo: opts.AppliesTo,
 		}, b)
@@ -495,7 +501,7 @@ func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
 		}
 	}
 	var err error
-	d.sumData, err = summaryBytes(d.summary, summaryInput{
+	d.sumPage, d.sumData, err = summaryBytes(d.summary, summaryInput{
 		title: d.title, aliases: d.aliases, kind: SourceDoc, topics: topics, line: line, source: d.source, revision: wiki.BlobID(d.srcData),
 		summary: sum, approvedBy: opts.ApprovedBy, created: st.created, prev: st.summary, appliesTo: appliesOf(opts.AppliesTo, d.page),
 	}, b)
@@ -524,10 +530,10 @@ func stageDoc(ctx context.Context, tx *wiki.Tx, d *importDoc, opts ImportOptions
 	default:
 		res.Imported++
 	}
-	if _, err := tx.PutFile(ctx, d.source, d.srcData, wiki.RoleSource); err != nil {
+	if _, err := tx.PutRendered(ctx, d.source, d.srcPage, d.srcData, wiki.RoleSource); err != nil {
 		return err
 	}
-	_, err := tx.PutFile(ctx, d.summary, d.sumData, wiki.RoleSummary)
+	_, err := tx.PutRendered(ctx, d.summary, d.sumPage, d.sumData, wiki.RoleSummary)
 	return err
 }
 

@@ -24,16 +24,17 @@ type sourceMeta struct {
 // frontmatter (its own unknown keys kept), and returns its blob id, which
 // the summary pins.
 func putSource(ctx context.Context, tx *wiki.Tx, p string, pg *content.Page, m sourceMeta) (string, error) {
-	data, err := sourceBytes(pg, m, tx.Batch())
+	out, data, err := sourceBytes(pg, m, tx.Batch())
 	if err != nil {
 		return "", err
 	}
-	return tx.PutFile(ctx, p, data, wiki.RoleSource)
+	return tx.PutRendered(ctx, p, out, data, wiki.RoleSource)
 }
 
-// sourceBytes renders a source page for batch b. pg is left as it is, so
-// that a batch prepared again renders from the source as read.
-func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
+// sourceBytes renders a source page for batch b: the page and its bytes.
+// pg is left as it is, so that a batch prepared again renders from the
+// source as read.
+func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) (*content.Page, []byte, error) {
 	meta := pg.Meta
 	meta.Title = m.title
 	if len(m.aliases) > 0 {
@@ -55,7 +56,8 @@ func sourceBytes(pg *content.Page, m sourceMeta, b wiki.Batch) ([]byte, error) {
 	meta.Updated = b.When
 	out := *pg
 	out.Meta = meta
-	return out.Bytes()
+	data, err := out.Bytes()
+	return &out, data, err
 }
 
 // summaryInput is what a summary page is built from.
@@ -70,16 +72,17 @@ type summaryInput struct {
 // putSummary stages the source_summary of a source: derived_from pinned to
 // the source's blob, a link to the source, the extractive summary.
 func putSummary(ctx context.Context, tx *wiki.Tx, p string, in summaryInput) error {
-	data, err := summaryBytes(p, in, tx.Batch())
+	pg, data, err := summaryBytes(p, in, tx.Batch())
 	if err != nil {
 		return err
 	}
-	_, err = tx.PutFile(ctx, p, data, wiki.RoleSummary)
+	_, err = tx.PutRendered(ctx, p, pg, data, wiki.RoleSummary)
 	return err
 }
 
-// summaryBytes renders the summary page at p for batch b.
-func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
+// summaryBytes renders the summary page at p for batch b: the page and
+// its bytes.
+func summaryBytes(p string, in summaryInput, b wiki.Batch) (*content.Page, []byte, error) {
 	var body strings.Builder
 	body.WriteString("# " + in.title + "\n\n")
 	body.WriteString("Summary of the " + kindLabel(in.kind) + " [" + content.EscapeInline(in.title) + "](" + linkDest(content.RelLink(p, in.source)) + ").\n\n")
@@ -115,9 +118,9 @@ func summaryBytes(p string, in summaryInput, b wiki.Batch) ([]byte, error) {
 	}
 	data, err := pg.Bytes()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, nil, fmt.Errorf("%s: %w", p, err)
 	}
-	return data, nil
+	return pg, data, nil
 }
 
 func kindLabel(k string) string {

@@ -69,8 +69,14 @@ const (
 	memberWeight  = 2
 )
 
-func newSubjectTerms(d *corpusDoc, surfaces map[string]map[string]int) subjectTerms {
+// newSubjectTerms returns what d says about its subject, and the forms its
+// title and heading words took (each word once per title and once per
+// headings), which name the topics. It keeps only the words subjectTopics
+// reads: those of the title and headings, and those heavy enough to make
+// d a member of a topic; a corpus's documents are held together.
+func newSubjectTerms(d *corpusDoc) (subjectTerms, []subjectWord) {
 	st := subjectTerms{weight: map[string]float64{}, at: map[string]int{}}
+	var forms []subjectWord
 	add := func(s string, w float64) {
 		seen := map[string]bool{}
 		for _, sw := range subjectWords(s) {
@@ -78,22 +84,24 @@ func newSubjectTerms(d *corpusDoc, surfaces map[string]map[string]int) subjectTe
 				continue
 			}
 			seen[sw.stem] = true
+			// Cloned: the words are slices of the text, which the terms
+			// would otherwise keep whole.
+			sw = subjectWord{strings.Clone(sw.stem), strings.Clone(sw.surface)}
 			st.weight[sw.stem] += w
-			if surfaces[sw.stem] == nil {
-				surfaces[sw.stem] = map[string]int{}
-			}
-			surfaces[sw.stem][sw.surface]++
+			forms = append(forms, sw)
 			if _, ok := st.at[sw.stem]; !ok {
 				st.at[sw.stem] = len(st.at)
 			}
 		}
 	}
 	add(d.names(), titleWeight)
-	var heads strings.Builder
-	for _, h := range content.Analyze(d.body).Headings {
-		heads.WriteString(h.Text + "\n")
+	headings := d.headings
+	if headings == nil {
+		for _, h := range content.Analyze(d.body).Headings {
+			headings = append(headings, h.Text)
+		}
 	}
-	add(heads.String(), headingWeight)
+	add(strings.Join(headings, "\n"), headingWeight)
 	tf := map[string]int{}
 	for _, sw := range subjectWords(string(d.body)) {
 		tf[sw.stem]++
@@ -101,7 +109,15 @@ func newSubjectTerms(d *corpusDoc, surfaces map[string]map[string]int) subjectTe
 	for w, n := range tf {
 		st.weight[w] += min(bodyWeight, float64(n)/bodyRepeat)
 	}
-	return st
+	// A new map: one that deletes keeps the buckets of every word.
+	kept := make(map[string]float64, len(st.at))
+	for w, wt := range st.weight {
+		if _, named := st.at[w]; named || wt >= memberWeight {
+			kept[strings.Clone(w)] = wt
+		}
+	}
+	st.weight = kept
+	return st, forms
 }
 
 // subjectTopics names topics after what the documents are about, for those
@@ -111,10 +127,17 @@ func newSubjectTerms(d *corpusDoc, surfaces map[string]map[string]int) subjectTe
 // its pages apart. Documents whose titles and headings hold no usable word
 // are left without a topic.
 func subjectTopics(docs []*corpusDoc) {
-	surfaces := map[string]map[string]int{}
 	terms := make([]subjectTerms, len(docs))
-	for i, d := range docs {
-		terms[i] = newSubjectTerms(d, surfaces)
+	forms := make([][]subjectWord, len(docs))
+	parallel(len(docs), func(i int) { terms[i], forms[i] = newSubjectTerms(docs[i]) })
+	surfaces := map[string]map[string]int{}
+	for _, fs := range forms {
+		for _, sw := range fs {
+			if surfaces[sw.stem] == nil {
+				surfaces[sw.stem] = map[string]int{}
+			}
+			surfaces[sw.stem][sw.surface]++
+		}
 	}
 	// Candidate words name a subject: they are in a title or a heading.
 	members := map[string][]int{}

@@ -143,34 +143,10 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 			return nil, err
 		}
 		tx := newTx(s, head, b)
-		if err := prepare(ctx, tx); err != nil {
-			return nil, err
-		}
-		if !tx.changed() {
-			// A batch asked to catch the index up commits when that
-			// alone changes something.
-			if !tx.catchUp {
-				return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
-			}
-			if err := tx.updateSpokes(ctx); err != nil {
-				return nil, err
-			}
-			if !tx.changed() {
-				return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, nil
-			}
-			tx.spokesDone = true
-		}
-		if err := tx.finish(ctx); err != nil {
-			return nil, err
-		}
-		if b.Propose {
-			return s.proposeCommit(ctx, tx)
-		}
-		res, err := s.commit(ctx, tx)
-		if errors.Is(err, gitstore.ErrStale) && attempt < maxAttempts {
-			if err := s.checkOverlap(ctx, head, tx); err != nil {
-				return nil, err
-			}
+		tx.stream = true
+		res, again, err := s.attempt(ctx, tx, head, attempt, prepare)
+		tx.discard()
+		if again {
 			continue
 		}
 		if res != nil && !res.Unchanged && (err == nil || errors.Is(err, ErrWorktreeIncomplete)) {
@@ -179,6 +155,44 @@ func (s *Space) Apply(ctx context.Context, b Batch, prepare func(ctx context.Con
 		}
 		return res, err
 	}
+}
+
+// attempt prepares and commits a batch on head; again says that the
+// branch moved under it and the batch may be prepared again.
+func (s *Space) attempt(ctx context.Context, tx *Tx, head Rev, attempt int, prepare func(ctx context.Context, tx *Tx) error) (_ *Result, again bool, _ error) {
+	b := tx.batch
+	if err := prepare(ctx, tx); err != nil {
+		return nil, false, err
+	}
+	if !tx.changed() {
+		// A batch asked to catch the index up commits when that
+		// alone changes something.
+		if !tx.catchUp {
+			return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, false, nil
+		}
+		if err := tx.updateSpokes(ctx); err != nil {
+			return nil, false, err
+		}
+		if !tx.changed() {
+			return &Result{Kind: b.Kind, Unchanged: true, Pages: []Written{}, NotUpdated: tx.skipped}, false, nil
+		}
+		tx.spokesDone = true
+	}
+	if err := tx.finish(ctx); err != nil {
+		return nil, false, err
+	}
+	if b.Propose {
+		res, err := s.proposeCommit(ctx, tx)
+		return res, false, err
+	}
+	res, err := s.commit(ctx, tx)
+	if errors.Is(err, gitstore.ErrStale) && attempt < maxAttempts {
+		if err := s.checkOverlap(ctx, head, tx); err != nil {
+			return nil, false, err
+		}
+		return nil, true, nil
+	}
+	return res, false, err
 }
 
 func (s *Space) commit(ctx context.Context, tx *Tx) (*Result, error) {
@@ -215,7 +229,11 @@ func (s *Space) commitRequest(tx *Tx) (gitstore.CommitRequest, *Result, error) {
 			res.Pages = append(res.Pages, Written{Path: p, Role: st.role, Deleted: true})
 			continue
 		}
-		changes = append(changes, gitstore.Change{Path: s.repoPath(p), Data: st.data})
+		if st.packed {
+			changes = append(changes, gitstore.Change{Path: s.repoPath(p), Blob: st.id})
+		} else {
+			changes = append(changes, gitstore.Change{Path: s.repoPath(p), Data: st.data})
+		}
 		res.Pages = append(res.Pages, Written{Path: p, Role: st.role, Revision: st.blob})
 	}
 	sig := gitstore.Signature{Name: b.Author.Name, Email: b.Author.Email, When: b.When}
@@ -233,7 +251,7 @@ func (s *Space) commitRequest(tx *Tx) (gitstore.CommitRequest, *Result, error) {
 	if err != nil {
 		return gitstore.CommitRequest{}, nil, err
 	}
-	return gitstore.CommitRequest{Parent: parent, Changes: changes, Message: formatMessage(b.Kind, b.Title, b.Body, tr), Author: sig}, res, nil
+	return gitstore.CommitRequest{Parent: parent, Changes: changes, Message: formatMessage(b.Kind, b.Title, b.Body, tr), Author: sig, Pack: tx.pack}, res, nil
 }
 
 // checkOverlap decides whether a batch that lost the race may be prepared
@@ -261,12 +279,19 @@ func (s *Space) checkOverlap(ctx context.Context, base Rev, tx *Tx) error {
 	return nil
 }
 
-// staged is one path of a batch in preparation.
+// staged is one path of a batch in preparation. Its content is either in
+// data or, in a batch that streams, only in the batch's pack (data nil).
 type staged struct {
 	data    []byte
-	blob    string // BlobID(data)
+	blob    string // BlobID of the content
+	id      gitstore.Hash
+	packed  bool // the content is in tx.pack only
 	deleted bool
 	role    string
+	// member is the page's spoke entry when the batch staged it from a
+	// parsed page, so that the spokes need not parse it again.
+	member   *member
+	isMember bool
 }
 
 // Tx is a batch in preparation: reads see the head the batch is built on
@@ -293,6 +318,20 @@ type Tx struct {
 	// catchUp commits the spokes' catch-up even when the batch writes
 	// nothing of its own (CatchUpIndex); spokesDone says it was staged.
 	catchUp, spokesDone bool
+	// stream writes the content of the batch's pages into pack as they are
+	// staged, keeping only their ids, so that a batch of any size holds
+	// little memory (Apply's batches; see putData).
+	stream bool
+	pack   *gitstore.Pack
+}
+
+// discard drops what the batch wrote but did not commit: an unfinished
+// pack is removed.
+func (tx *Tx) discard() {
+	if tx.pack != nil {
+		tx.pack.Discard()
+		tx.pack = nil
+	}
 }
 
 func newTx(s *Space, head Rev, b Batch) *Tx {
@@ -338,6 +377,9 @@ func (tx *Tx) ReadFile(ctx context.Context, p string) ([]byte, error) {
 		if st.deleted {
 			return nil, fmt.Errorf("%s: %w", p, ErrNotFound)
 		}
+		if st.packed {
+			return tx.pack.Blob(st.id)
+		}
 		return st.data, nil
 	}
 	if tx.head == "" {
@@ -373,25 +415,65 @@ func (tx *Tx) Put(ctx context.Context, p string, pg *content.Page, role string) 
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", p, err)
 	}
-	return tx.PutFile(ctx, p, data, role)
+	return tx.PutRendered(ctx, p, pg, data, role)
+}
+
+// PutRendered stages a page already rendered: data is pg.Bytes(), which
+// the caller may compute on another goroutine. The page's topics, title
+// and summary are taken from pg, not parsed from data again.
+func (tx *Tx) PutRendered(ctx context.Context, p string, pg *content.Page, data []byte, role string) (string, error) {
+	return tx.put(ctx, p, data, role, memberOf(p, pg))
 }
 
 // PutFile stages raw bytes at p and returns their blob id. Writing what is
 // already there stages nothing. A symbolic link at p is refused
 // (ErrSymlink): pt never replaces one with a file.
 func (tx *Tx) PutFile(ctx context.Context, p string, data []byte, role string) (string, error) {
+	return tx.put(ctx, p, data, role, nil)
+}
+
+// put stages data at p; m, when not nil, is its spoke entry.
+func (tx *Tx) put(ctx context.Context, p string, data []byte, role string, m *member) (string, error) {
 	if err := tx.notSymlink(ctx, p); err != nil {
 		return "", err
 	}
-	blob := BlobID(data)
+	id := gitstore.HashBlob(data)
+	blob := id.String()
 	if _, ok := tx.staged[p]; !ok && tx.headBlob(ctx, p) == blob {
 		return blob, nil
 	}
 	if err := tx.remember(ctx, p); err != nil {
 		return "", err
 	}
-	tx.stage(p, &staged{data: data, blob: blob, role: role})
+	st := &staged{data: data, blob: blob, id: id, role: role, member: m, isMember: m != nil}
+	if err := tx.putData(st); err != nil {
+		return "", fmt.Errorf("%s: %w", p, err)
+	}
+	tx.stage(p, st)
 	return blob, nil
+}
+
+// putData writes a staged page's content into the batch's pack, when the
+// batch streams, and lets go of it. The spokes, the hub and the log stay
+// in memory: they are few, and a batch may rewrite them more than once.
+func (tx *Tx) putData(st *staged) error {
+	if !tx.stream || derived(st.role) {
+		return nil
+	}
+	if tx.pack == nil {
+		pk, err := tx.space.store.NewPack()
+		if err != nil {
+			return err
+		}
+		tx.pack = pk
+	}
+	if !tx.pack.Has(st.id) {
+		if _, err := tx.pack.AddBlob(st.data); err != nil {
+			return err
+		}
+	}
+	st.data, st.packed = nil, true
+	return nil
 }
 
 // Delete stages the removal of p. A symbolic link at p is refused

@@ -106,7 +106,14 @@ func (tx *Tx) after(p string) *member {
 	if st == nil || st.deleted {
 		return nil
 	}
-	pg, err := content.Parse(p, st.data)
+	if st.isMember {
+		return st.member
+	}
+	data, err := tx.ReadFile(context.Background(), p)
+	if err != nil {
+		return nil
+	}
+	pg, err := content.Parse(p, data)
 	if err != nil {
 		return nil
 	}

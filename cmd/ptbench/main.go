@@ -5,6 +5,7 @@
 //
 //	make bench-cli                 # 10,000 pages
 //	BENCH_LARGE=1 make bench-cli   # and 100,000 pages
+//	ptbench -write-corpus DIR -pages N   # a folder to time `pt import` on
 //
 // Generated spaces are kept under $PT_BENCH_DIR (default a folder in the
 // temporary directory) and reused by later runs; each run works on a fresh
@@ -20,6 +21,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ptwiki/pt/wiki/spacegen"
 )
 
 func main() {
@@ -49,8 +52,13 @@ func run(ctx context.Context, args []string) error {
 	fs.IntVar(&c.runs, "runs", 9, "counted runs of each command, alternated with its anchor")
 	fs.StringVar(&c.only, "only", "", "measure only ingest or query")
 	sizes := fs.String("sizes", "", "comma-separated space sizes in pages (default 10000, and 100000 with BENCH_LARGE=1)")
+	corpus := fs.String("write-corpus", "", "write a flat folder of -pages Markdown files (seed 7) for `pt import` into this directory, and exit")
+	pages := fs.Int("pages", 10000, "files for -write-corpus")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *corpus != "" {
+		return spacegen.WriteCorpus(*corpus, spacegen.Options{Pages: *pages, Seed: 7})
 	}
 	if c.cache == "" {
 		c.cache = filepath.Join(os.TempDir(), "pt-bench")

@@ -2,7 +2,9 @@ package spacegen_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +75,33 @@ func BenchmarkGenerate1k(b *testing.B) {
 			b.Fatal(err)
 		}
 		s.Close()
+	}
+}
+
+func TestWriteCorpus(t *testing.T) {
+	dir := t.TempDir()
+	if err := spacegen.WriteCorpus(dir, spacegen.Options{Pages: 20, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 20 {
+		t.Fatalf("%d files, want 20", len(es))
+	}
+	total := 0
+	for _, e := range es {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(data), "# ") || strings.Count(string(data), "](") != 3 {
+			t.Errorf("%s: want a title and three links:\n%s", e.Name(), data)
+		}
+		total += len(data)
+	}
+	if avg := total / len(es); avg < 2500 || avg > 6000 {
+		t.Errorf("files of %d bytes on average, want about 4 KB", avg)
 	}
 }

@@ -16,10 +16,13 @@ import (
 var ErrNoChange = errors.New("no change")
 
 // Change is one file of a batch: write Data at Path, or delete Path. Deleting
-// a path that does not exist is not an error (it is already gone).
+// a path that does not exist is not an error (it is already gone). A
+// change whose content is already in the request's Pack names it by Blob
+// instead of Data.
 type Change struct {
 	Path   string
 	Data   []byte
+	Blob   Hash
 	Delete bool
 }
 
@@ -35,6 +38,10 @@ type CommitRequest struct {
 	// AllowEmpty writes a commit whose tree is its parent's (WriteCommit
 	// only): a record kept on a ref of its own, such as a rejection.
 	AllowEmpty bool
+	// Pack, when set, holds the blobs the changes name by Blob; the commit
+	// adds its trees and itself to it and finishes it, so that the batch
+	// is one pack written as it was staged. The caller discards it after.
+	Pack *Pack
 }
 
 // CommitResult says what Commit did.
@@ -112,6 +119,8 @@ func (s *Store) Commit(ctx context.Context, req CommitRequest) (CommitResult, er
 			return res, err
 		}
 		withBlobData(pending, b.objects)
+		s.staged = req.Pack
+		defer func() { s.staged = nil }()
 	}
 	return s.landBranch(res, req.Parent, h, req.Message, req.Committer, keepWorktree, pending)
 }
@@ -144,6 +153,11 @@ func (req *CommitRequest) prepare() (*changeNode, error) {
 // ErrNoChange when the changes leave the parent's tree as it is. No ref
 // moves. The caller holds s.mu.
 func (s *Store) writeCommitLocked(req CommitRequest, trie *changeNode) (Hash, *treeBuilder, error) {
+	for _, c := range req.Changes {
+		if !c.Delete && c.Data == nil && !c.Blob.IsZero() && (req.Pack == nil || !req.Pack.Has(c.Blob)) {
+			return Hash{}, nil, fmt.Errorf("gitstore: commit: %s: blob %s is not in the request's pack", c.Path, short(c.Blob))
+		}
+	}
 	parentTree, err := s.commitTree(req.Parent)
 	if err != nil {
 		return Hash{}, nil, fmt.Errorf("gitstore: commit: parent: %w", err)
@@ -167,7 +181,18 @@ func (s *Store) writeCommitLocked(req CommitRequest, trie *changeNode) (Hash, *t
 	data := encodeCommit(root, parents, req.Author, req.Committer, req.Message)
 	h := hashObject(commitObject, data)
 	b.objects = append(b.objects, object{hash: h, typ: commitObject, data: data})
-	if err := s.writeObjects(b.objects); err != nil {
+	if req.Pack == nil {
+		if err := s.writeObjects(b.objects); err != nil {
+			return Hash{}, nil, err
+		}
+		return h, b, nil
+	}
+	for _, o := range b.objects {
+		if err := req.Pack.addObject(o); err != nil {
+			return Hash{}, nil, err
+		}
+	}
+	if err := req.Pack.finish(); err != nil {
 		return Hash{}, nil, err
 	}
 	return h, b, nil

@@ -9,7 +9,9 @@
 // the way git does it:
 //
 //   - a batch's objects are written as one pack (a single object loose),
-//     fsynced with their directories before any ref moves;
+//     fsynced with their directories before any ref moves; a batch may
+//     write its files into the pack as it stages them (Pack), so that it
+//     holds their ids, not their content;
 //   - only the trees on changed paths are rebuilt, reusing every unchanged
 //     subtree hash, so a small batch in a 100k-file repository costs
 //     milliseconds;

@@ -55,3 +55,6 @@ func hashObject(t objectType, data []byte) Hash {
 
 // emptyTree is the well-known id of the empty tree.
 var emptyTree = hashObject(treeObject, nil)
+
+// HashBlob returns the id git gives to data as a blob.
+func HashBlob(data []byte) Hash { return hashObject(blobObject, data) }

@@ -2,20 +2,13 @@ package gitstore
 
 import (
 	"bufio"
-	"bytes"
 	"compress/zlib"
-	"crypto/sha1"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -70,11 +63,7 @@ func (s *Store) writeObjects(objs []object) error {
 		return nil
 	}
 	if len(todo) > packThreshold {
-		if err := s.writePack(todo); err != nil {
-			return err
-		}
-		s.st.Reindex() // go-git caches the pack list; make it see the new pack
-		return nil
+		return s.writePack(todo)
 	}
 	return s.writeLooseObjects(todo)
 }
@@ -205,192 +194,20 @@ func (s *Store) writeLoose(o object) (dir string, newDir bool, err error) {
 	return dir, newDir, nil
 }
 
-// writePack writes objs as one undeltified pack with its v2 index. The index
-// is renamed into place last: git and go-git find packs by their .idx, so a
-// crash leaves at worst an orphan tmp file or a pack nobody sees yet.
+// writePack writes objs as one undeltified pack with its v2 index (see
+// Pack.finish for the order that makes it crash-safe).
 func (s *Store) writePack(objs []object) error {
-	packDir := filepath.Join(s.objectsDir(), "pack")
-	if err := os.MkdirAll(packDir, 0o755); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-	pf, err := os.CreateTemp(packDir, "tmp_pack_")
+	p, err := s.NewPack()
 	if err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
+		return err
 	}
-	tmpPack := pf.Name()
-	defer os.Remove(tmpPack) // no-op after the rename
-	defer pf.Close()
-
-	sum := sha1.New()
-	bw := bufio.NewWriterSize(io.MultiWriter(pf, sum), 1<<16)
-	var hdr [12]byte
-	copy(hdr[:], "PACK")
-	binary.BigEndian.PutUint32(hdr[4:], 2)
-	binary.BigEndian.PutUint32(hdr[8:], uint32(len(objs)))
-	bw.Write(hdr[:])
-
-	type idxEntry struct {
-		hash   Hash
-		crc    uint32
-		offset uint64
-	}
-	entries := make([]idxEntry, len(objs))
-	offset := uint64(len(hdr))
-	var werr error
-	compressPack(objs, func(i int, packed []byte) {
-		if werr != nil {
-			return
-		}
-		entries[i] = idxEntry{objs[i].hash, crc32.ChecksumIEEE(packed), offset}
-		offset += uint64(len(packed))
-		_, werr = bw.Write(packed)
-	})
-	if werr != nil {
-		return fmt.Errorf("gitstore: write pack: %w", werr)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-	packSum := sum.Sum(nil)
-	if _, err := pf.Write(packSum); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-	if err := s.fsync(pf); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-
-	sort.Slice(entries, func(i, j int) bool { return bytes.Compare(entries[i].hash[:], entries[j].hash[:]) < 0 })
-	xf, err := os.CreateTemp(packDir, "tmp_idx_")
-	if err != nil {
-		return fmt.Errorf("gitstore: write pack index: %w", err)
-	}
-	tmpIdx := xf.Name()
-	defer os.Remove(tmpIdx)
-	defer xf.Close()
-	isum := sha1.New()
-	iw := bufio.NewWriterSize(io.MultiWriter(xf, isum), 1<<16)
-	u32 := func(v uint32) { var b [4]byte; binary.BigEndian.PutUint32(b[:], v); iw.Write(b[:]) }
-	iw.Write([]byte{0xff, 't', 'O', 'c'})
-	u32(2)
-	var fan [256]uint32
-	for _, e := range entries {
-		fan[e.hash[0]]++
-	}
-	var cum uint32
-	for i := range fan {
-		cum += fan[i]
-		u32(cum)
-	}
-	for _, e := range entries {
-		iw.Write(e.hash[:])
-	}
-	for _, e := range entries {
-		u32(e.crc)
-	}
-	var large []uint64
-	for _, e := range entries {
-		if e.offset < 1<<31 {
-			u32(uint32(e.offset))
-		} else {
-			u32(1<<31 | uint32(len(large)))
-			large = append(large, e.offset)
+	defer p.Discard()
+	for _, o := range objs {
+		if err := p.addObject(o); err != nil {
+			return err
 		}
 	}
-	for _, off := range large {
-		var b [8]byte
-		binary.BigEndian.PutUint64(b[:], off)
-		iw.Write(b[:])
-	}
-	iw.Write(packSum)
-	if err := iw.Flush(); err != nil {
-		return fmt.Errorf("gitstore: write pack index: %w", err)
-	}
-	if _, err := xf.Write(isum.Sum(nil)); err != nil {
-		return fmt.Errorf("gitstore: write pack index: %w", err)
-	}
-	if err := s.fsync(xf); err != nil {
-		return fmt.Errorf("gitstore: write pack index: %w", err)
-	}
-	base := filepath.Join(packDir, fmt.Sprintf("pack-%x", packSum))
-	pf.Chmod(0o444)
-	xf.Chmod(0o444)
-	// Both are closed before their renames: Windows refuses to rename a
-	// file that is open.
-	if err := xf.Close(); err != nil {
-		return fmt.Errorf("gitstore: write pack index: %w", err)
-	}
-	if err := pf.Close(); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-	// git finds packs by their .idx and ignores an .idx without its .pack;
-	// go-git finds them by the .pack and fails on a .pack without its .idx.
-	// So the .idx goes first: a crash between the renames leaves an orphan
-	// .idx that neither sees.
-	if err := replaceFile(tmpIdx, base+".idx"); err != nil {
-		return fmt.Errorf("gitstore: write pack index: %w", err)
-	}
-	if err := s.fsyncDir(packDir); err != nil {
-		return fmt.Errorf("gitstore: write pack index: %w", err)
-	}
-	if err := replaceFile(tmpPack, base+".pack"); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-	if err := s.fsyncDir(packDir); err != nil {
-		return fmt.Errorf("gitstore: write pack: %w", err)
-	}
-	return nil
-}
-
-// packChunk is the number of objects a worker compresses at a time: large
-// enough to amortise the hand-over, small enough that the writer is never
-// far behind the compressors and memory stays at a few chunks.
-const packChunk = 64
-
-// compressPack compresses objs into pack entries (header and zlib stream)
-// on every core and hands each to emit in order, as soon as it and all
-// before it are ready.
-func compressPack(objs []object, emit func(i int, packed []byte)) {
-	nchunks := (len(objs) + packChunk - 1) / packChunk
-	ready := make([]chan [][]byte, nchunks)
-	for c := range ready {
-		ready[c] = make(chan [][]byte, 1)
-	}
-	workers := min(runtime.GOMAXPROCS(0), nchunks)
-	// A worker may run ahead of the writer by at most this many chunks.
-	ahead := make(chan struct{}, 2*workers)
-	var next atomic.Int64
-	for range workers {
-		go func() {
-			zw := packZlibPool.Get().(*zlib.Writer)
-			defer packZlibPool.Put(zw)
-			for {
-				ahead <- struct{}{}
-				c := int(next.Add(1)) - 1
-				if c >= nchunks {
-					<-ahead
-					return
-				}
-				lo, hi := c*packChunk, min((c+1)*packChunk, len(objs))
-				out := make([][]byte, 0, hi-lo)
-				for _, o := range objs[lo:hi] {
-					var buf bytes.Buffer
-					buf.Grow(len(o.data)/2 + 64)
-					buf.Write(packEntryHeader(o.typ, len(o.data)))
-					zw.Reset(&buf)
-					zw.Write(o.data)
-					zw.Close() // writes to a bytes.Buffer cannot fail
-					out = append(out, buf.Bytes())
-				}
-				ready[c] <- out
-			}
-		}()
-	}
-	for c := range nchunks {
-		for k, packed := range <-ready[c] {
-			emit(c*packChunk+k, packed)
-		}
-		<-ahead
-	}
+	return p.finish()
 }
 
 // packEntryHeader is the type-and-size varint that starts a pack entry.

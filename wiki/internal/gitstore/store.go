@@ -43,6 +43,9 @@ type Store struct {
 	// indexHeld is index.lock, taken before the branch moves and renamed
 	// into place right after (landBranch); nil otherwise. Guarded by mu.
 	indexHeld *os.File
+	// staged is the pack of the commit being landed, whose blobs the work
+	// tree is written from; nil between commits. Guarded by mu.
+	staged *Pack
 	// writeFile writes a work-tree file; nil means writeFileAtomic. Tests
 	// set it to fail a write where no small disk can be mounted.
 	writeFile func(full string, data []byte, mode uint32) error

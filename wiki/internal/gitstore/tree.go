@@ -266,7 +266,10 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 		}
 		// The path's own write comes last.
 		if child.change != nil && !child.change.Delete {
-			bh := hashObject(blobObject, child.change.Data)
+			bh := child.change.Blob
+			if child.change.Data != nil || bh.IsZero() {
+				bh = hashObject(blobObject, child.change.Data)
+			}
 			mode := modeFile
 			if exists && cur.isTree() {
 				return Hash{}, false, fmt.Errorf("gitstore: write %s: is a directory: %w", p, ErrPathConflict)
@@ -277,7 +280,9 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 			if exists && cur.hash == bh && cur.mode == mode {
 				continue
 			}
-			b.objects = append(b.objects, object{hash: bh, typ: blobObject, data: child.change.Data})
+			if bh != child.change.Blob { // a blob given by id is in the request's pack
+				b.objects = append(b.objects, object{hash: bh, typ: blobObject, data: child.change.Data})
+			}
 			var from Hash
 			if exists {
 				from = cur.hash

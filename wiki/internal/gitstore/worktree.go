@@ -247,6 +247,9 @@ func (s *Store) syncFiles(entries []wtEntry) []wtState {
 	// of them, and go-git's storage is not safe for concurrent use.
 	var readMu sync.Mutex
 	read := func(h Hash) ([]byte, error) {
+		if s.staged != nil && s.staged.Has(h) {
+			return s.staged.Blob(h) // a finished pack: safe from every worker
+		}
 		readMu.Lock()
 		defer readMu.Unlock()
 		return s.readTyped(h, blobObject)
