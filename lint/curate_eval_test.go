@@ -107,7 +107,7 @@ func TestCurateCheckHalf(t *testing.T) {
 	show := os.Getenv("PT_EVAL_SHOW") != ""
 	score := scorePlants(t, root, data, rows, half, show)
 	floors := map[string]struct{ recall, precision float64 }{
-		lint.CheckContradiction:  {0.15, 0.6},
+		lint.CheckContradiction:  {0.4, 0.75},
 		lint.CheckStale:          {0.9, 0.9},
 		lint.CheckMissingConcept: {0.3, 0.7},
 		lint.CheckMerge:          {0.8, 0.9},
