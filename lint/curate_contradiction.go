@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // claim is a sentence that states a value about a subject: the subject is
@@ -20,42 +23,86 @@ type claim struct {
 	Unit  string
 	Value string
 	Frame []string // distinct content words, value words left out, sorted
-	Text  string
+	// Context is the words of the page's title and the claim's headings
+	// that its own words lack, sorted: what it is about when it does not
+	// say (a page named Watchflakes: "it considers the past 60 days").
+	Context []string
+	Bound   byte // '>' the value is a least ("at least 3 months"), '<' a most, 0 exact
+	Text    string
 }
 
-// maxClaimValues: a sentence listing more values than this is a table or
-// a schedule, not a claim about one subject.
-const maxClaimValues = 2
+// maxClaimValues: a sentence listing more values of one kind than this,
+// or more than maxSentenceValues in all, is a table or a schedule, not a
+// claim about one subject.
+const (
+	maxClaimValues    = 2
+	maxSentenceValues = 4
+)
+
+// minOwnFrame: a claim whose own words say less than this about what its
+// value is of is about its section or page ("- Member for at least 3
+// months" under "Reviewer"), whose title and headings join its frame.
+const minOwnFrame = 4
 
 // claimsOf returns the claims of a sentence, one per value it states.
-func claimsOf(s sentence) []claim {
-	vals := valuesOf(s.Text)
-	if len(vals) == 0 || len(vals) > maxClaimValues {
+// title is the words of the page's title, which a sentence need not
+// repeat to be about it ("it considers the past 60 days" on a page named
+// Watchflakes); context is the words of the headings it is under.
+func claimsOf(s sentence, vals []value, title, context []string) []claim {
+	if len(vals) == 0 || len(vals) > maxSentenceValues {
 		return nil
+	}
+	kinds := map[string]int{}
+	for _, v := range vals {
+		kinds[string(v.Kind)+v.Unit]++
+		if kinds[string(v.Kind)+v.Unit] > maxClaimValues {
+			return nil
+		}
 	}
 	var out []claim
 	for _, v := range vals {
+		if (v.Kind == valDate || v.Kind == valVersion) && asOfRe().MatchString(s.Text[:v.start]) {
+			continue // "as of Go 1.16, ...", "before 2019": when, not what
+		}
 		// The other values of the sentence qualify the subject ("for Go
 		// 1.24 and later: kernel 3.2"): they join its frame as words.
 		var quals []string
-		rest := s.Text[:v.start] + " " + s.Text[v.end:]
+		rest := s.Text[:v.start] + " " + v.keep + " " + s.Text[v.end:]
 		rest = quotedRe().ReplaceAllString(rest, " ") // a cited title is not the subject
 		for _, o := range vals {
 			if o != v {
-				rest = strings.Replace(rest, s.Text[o.start:o.end], " ", 1)
-				quals = append(quals, string(o.Kind)+":"+o.Unit+o.Norm)
+				rest = strings.Replace(rest, s.Text[o.start:o.end], " "+o.keep+" ", 1)
+				quals = append(quals, string(o.Kind)+":"+o.Unit+"="+o.Norm)
 			}
 		}
 		fr := frame(rest)
-		if len(fr) < 2 {
+		ctx := title
+		if len(fr) < minOwnFrame {
+			ctx = append(slices.Clone(title), context...)
+		}
+		if len(fr) == 0 || len(fr)+len(ctx) < 2 {
 			continue // too little said about what the value is of
 		}
 		fr = append(fr, quals...)
 		sort.Strings(fr)
-		out = append(out, claim{Line: s.Line, Kind: v.Kind, Unit: v.Unit, Value: v.Norm, Frame: slices.Compact(fr), Text: clip(s.Text, 300)})
+		fr = slices.Compact(fr)
+		unit := v.Unit
+		if unit == "linux kernel" {
+			unit = "kernel"
+		}
+		out = append(out, claim{Line: s.lineOf(v.start), Kind: v.Kind, Unit: unit, Value: v.Norm, Frame: fr,
+			Context: missing(ctx, fr), Bound: boundOf(s.Text, v), Text: clip(s.Text, 300)})
 	}
 	return out
 }
+
+var (
+	// asOfRe ends a text that makes the next value the time a sentence
+	// speaks of: "As of Go 1.16, ...", "since 2019".
+	asOfRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:as of|since|prior to|before|after|until|starting (?:with|in|from)|beginning (?:with|in))\s*$`)
+	})
+)
 
 // frame is the distinct content words of a text, folded and sorted.
 func frame(s string) []string {
@@ -63,7 +110,11 @@ func frame(s string) []string {
 	var out []string
 	for _, w := range words(s) {
 		w = singular(w)
-		if stopWords[w] || len(w) < 2 || isNumber(w) || seen[w] {
+		if stopWords[w] || len(w) < 2 || isNumber(w) {
+			continue
+		}
+		w = stem(w)
+		if seen[w] {
 			continue
 		}
 		seen[w] = true
@@ -71,6 +122,22 @@ func frame(s string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// stem folds a word's common endings and cuts it to six letters, so that
+// "respond" and "response", "merge" and "merged", "inactive" and
+// "inactivity" are one word of a frame.
+func stem(w string) string {
+	for _, suf := range []string{"ing", "ed", "es", "e"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	if len(w) > 6 && !strings.ContainsAny(w, ".-_'0123456789") && utf8.ValidString(w[:6]) {
+		w = w[:6]
+	}
+	return w
 }
 
 func isNumber(w string) bool {
@@ -89,6 +156,10 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// minCover is how much of the larger of two claims' frames the words
+// they share must weigh.
+const minCover = 0.25
 
 // ContradictionSimilarity is how much of the smaller of two claims'
 // frames (its words weighted by rarity) the other must share for the two
@@ -126,63 +197,14 @@ func (cs *curSpace) contradictions(emit func(Finding)) {
 			for _, w := range c.Frame {
 				df[w]++
 			}
-		}
-	}
-	weight := func(w string) float64 { return math.Log(1 + float64(len(refs))/float64(df[w])) }
-	const maxBucket = 400
-	buckets := map[string][]int{}
-	for i, r := range refs {
-		fr := slices.Clone(r.c.Frame)
-		sort.SliceStable(fr, func(a, b int) bool { return df[fr[a]] < df[fr[b]] })
-		for _, w := range fr[:min(3, len(fr))] {
-			key := string(r.c.Kind) + r.c.Unit + "\x00" + w
-			buckets[key] = append(buckets[key], i)
-		}
-	}
-	keys := make([]string, 0, len(buckets))
-	for k := range buckets {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	type pair struct{ a, b int }
-	seen := map[pair]bool{}
-	var similar []pair
-	alike := make([]map[string]bool, len(refs)) // pages of other folders with a similar claim
-	kin := make([]map[string]bool, len(refs))   // pages of its own folder with a similar claim
-	for _, k := range keys {
-		b := buckets[k]
-		if len(b) > maxBucket {
-			continue
-		}
-		for x := 0; x < len(b); x++ {
-			for y := x + 1; y < len(b); y++ {
-				i, j := b[x], b[y]
-				if i > j {
-					i, j = j, i
-				}
-				if seen[pair{i, j}] || refs[i].page == refs[j].page {
-					continue
-				}
-				seen[pair{i, j}] = true
-				if frameSimilarity(refs[i].c.Frame, refs[j].c.Frame, weight) < ContradictionSimilarity {
-					continue
-				}
-				similar = append(similar, pair{i, j})
-				at := alike
-				if path.Dir(refs[i].page.path) == path.Dir(refs[j].page.path) {
-					at = kin
-				}
-				for _, e := range [][2]int{{i, j}, {j, i}} {
-					if at[e[0]] == nil {
-						at[e[0]] = map[string]bool{}
-					}
-					at[e[0]][refs[e[1]].page.path] = true
-				}
+			for _, w := range c.Context {
+				df[w]++
 			}
 		}
 	}
-	slices.SortFunc(similar, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-	reported := map[string]bool{}
+	weight := func(w string) float64 { return math.Log(1 + float64(len(refs))/float64(df[w])) }
+	similar, alike, kin := similarClaims(refs, weight)
+	var found []conflict
 	for _, pr := range similar {
 		a, b := refs[pr.a], refs[pr.b]
 		if path.Dir(a.page.path) != path.Dir(b.page.path) && (len(alike[pr.a]) >= templatePages || len(alike[pr.b]) >= templatePages) {
@@ -193,75 +215,221 @@ func (cs *curSpace) contradictions(emit func(Finding)) {
 		if len(kin[pr.a]) >= templatePages && len(kin[pr.b]) >= templatePages {
 			continue
 		}
-		cs.comparePair(a, b, reported, weight, emit)
+		if c, ok := cs.conflicting(a, b, weight); ok {
+			found = append(found, c)
+		}
+	}
+	emitConflicts(found, emit)
+}
+
+// maxPosting: a word that this many claims of one kind use is too common
+// to find a claim's likes by.
+const maxPosting = 400
+
+// claimPair is two claims by their index, a < b.
+type claimPair struct{ a, b int }
+
+// similarClaims finds the pairs of claims of one kind and unit, on
+// different pages, whose subjects are alike (claimSimilarity), and for
+// each claim the pages of other folders (alike) and of its own folder
+// (kin) with a claim like it. Each claim is looked up by its heaviest
+// words only, enough of them that a claim sharing none cannot reach
+// ContradictionSimilarity of it (prefix filtering); a claim is compared
+// with the claims whose own words weigh at least as much.
+func similarClaims(refs []claimRef, weight func(string) float64) (similar []claimPair, alike, kin []map[string]bool) {
+	postings := map[string][]int{}
+	own := make([]float64, len(refs))
+	for i, r := range refs {
+		own[i] = sumWeight(r.c.Frame, weight)
+		key := string(r.c.Kind) + r.c.Unit + "\x00"
+		for _, w := range r.c.Frame {
+			postings[key+w] = append(postings[key+w], i)
+		}
+		for _, w := range r.c.Context {
+			postings[key+w] = append(postings[key+w], i)
+		}
+	}
+	alike = make([]map[string]bool, len(refs))
+	kin = make([]map[string]bool, len(refs))
+	note := func(i, j int) {
+		at := alike
+		if path.Dir(refs[i].page.path) == path.Dir(refs[j].page.path) {
+			at = kin
+		}
+		if at[i] == nil {
+			at[i] = map[string]bool{}
+		}
+		at[i][refs[j].page.path] = true
+	}
+	visited := make([]int, len(refs))
+	for i, r := range refs {
+		key := string(r.c.Kind) + r.c.Unit + "\x00"
+		for _, w := range heaviest(r.c, own[i]*ContradictionSimilarity, weight) {
+			post := postings[key+w]
+			if len(post) > maxPosting {
+				continue
+			}
+			for _, j := range post {
+				if j == i || visited[j] == i+1 || refs[j].page == r.page || own[j] < own[i] || (own[j] == own[i] && j < i) {
+					continue
+				}
+				visited[j] = i + 1
+				if claimSimilarity(r.c, refs[j].c, weight) < ContradictionSimilarity {
+					continue
+				}
+				similar = append(similar, claimPair{min(i, j), max(i, j)})
+				note(i, j)
+				note(j, i)
+			}
+		}
+	}
+	slices.SortFunc(similar, func(x, y claimPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	return similar, alike, kin
+}
+
+// heaviest returns a claim's heaviest words (its own and its context's),
+// as many as it takes for the rest to weigh less than need.
+func heaviest(c *claim, need float64, weight func(string) float64) []string {
+	ws := append(slices.Clone(c.Frame), c.Context...)
+	sort.SliceStable(ws, func(a, b int) bool { return weight(ws[a]) > weight(ws[b]) })
+	rest := sumWeight(ws, weight)
+	for k, w := range ws {
+		if rest < need {
+			return ws[:k]
+		}
+		rest -= weight(w)
+	}
+	return ws
+}
+
+// conflict is a pair of claims that disagree, and how alike their
+// subjects are.
+type conflict struct {
+	a, b claimRef
+	sim  float64
+}
+
+// emitConflicts reports the conflicts, the most alike subjects first; a
+// line of a page takes part in one finding about another page, so that a
+// sentence is not reported once for each of that page's values.
+func emitConflicts(found []conflict, emit func(Finding)) {
+	slices.SortStableFunc(found, func(x, y conflict) int { return cmp.Compare(y.sim, x.sim) })
+	used := map[string]bool{}
+	for _, c := range found {
+		a, b := c.a, c.b
+		ka := fmt.Sprintf("%s:%d\x00%s", a.page.path, a.c.Line, b.page.path)
+		kb := fmt.Sprintf("%s:%d\x00%s", b.page.path, b.c.Line, a.page.path)
+		if used[ka] || used[kb] {
+			continue
+		}
+		used[ka], used[kb] = true, true
+		shared := intersect(a.c.Frame, b.c.Frame)
+		target := b.page.path + "#" + string(a.c.Kind) + a.c.Unit + ":" + strings.Join(shared, " ")
+		msg := fmt.Sprintf("states %s where %s:%d states %s: %q / %q", showValue(a.c), b.page.path, b.c.Line, showValue(b.c), a.c.Text, b.c.Text)
+		emit(Finding{Check: CheckContradiction, Path: a.page.path, Line: a.c.Line, Target: target, Message: msg,
+			Evidence: []Evidence{
+				{Path: a.page.path, Line: a.c.Line, Revision: a.page.blob, Value: a.c.Value, Text: a.c.Text},
+				{Path: b.page.path, Line: b.c.Line, Revision: b.page.blob, Value: b.c.Value, Text: b.c.Text},
+			}})
 	}
 }
 
-// frameSimilarity is the weight of the words two frames share over the
-// weight of the smaller frame.
-func frameSimilarity(a, b []string, weight func(string) float64) float64 {
-	sum := func(ws []string) float64 {
-		t := 0.0
-		for _, w := range ws {
-			t += weight(w)
+// claimSimilarity is the weight of the words two claims share over the
+// weight of the smaller claim's own words. A word one claim says and the
+// other's page or section says for it counts as shared too: the subject a
+// sentence leaves to its page's title or heading. The sentences must
+// share two words of their own (values aside), and the shared words must
+// weigh minCover of the larger claim.
+func claimSimilarity(a, b *claim, weight func(string) float64) float64 {
+	shared := intersect(a.Frame, b.Frame)
+	words := 0
+	for _, w := range shared {
+		if !strings.Contains(w, ":") {
+			words++
 		}
-		return t
 	}
-	shared := intersect(a, b)
+	if words < 2 {
+		return 0 // the sentences themselves share too little
+	}
+	shared = append(shared, intersect(a.Frame, b.Context)...)
+	shared = append(shared, intersect(a.Context, b.Frame)...)
 	if len(shared) < 2 {
 		return 0
 	}
-	return sum(shared) / min(sum(a), sum(b))
+	wa, wb, ws := sumWeight(a.Frame, weight), sumWeight(b.Frame, weight), sumWeight(shared, weight)
+	if min(wa, wb) == 0 || ws < minCover*max(wa, wb) {
+		return 0 // a few words of a long sentence are not its subject
+	}
+	return min(1, ws/min(wa, wb))
 }
 
-// comparePair emits a contradiction when two claims of different pages
-// give different values for the same subject.
-func (cs *curSpace) comparePair(a, b claimRef, reported map[string]bool, weight func(string) float64, emit func(Finding)) {
-	if a.page == b.page || a.c.Value == b.c.Value || a.c.Kind != b.c.Kind || a.c.Unit != b.c.Unit {
-		return
+func sumWeight(ws []string, weight func(string) float64) float64 {
+	t := 0.0
+	for _, w := range ws {
+		t += weight(w)
+	}
+	return t
+}
+
+// missing returns the words of ws (distinct) that are not in the sorted
+// list have, sorted.
+func missing(ws, have []string) []string {
+	var out []string
+	for _, w := range ws {
+		if _, ok := slices.BinarySearch(have, w); !ok && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// conflicting reports whether two claims of different pages give
+// different values for the same subject.
+func (cs *curSpace) conflicting(a, b claimRef, weight func(string) float64) (conflict, bool) {
+	if a.page == b.page || a.c.Kind != b.c.Kind || a.c.Unit != b.c.Unit || sameValue(a.c, b.c) || withinBounds(a.c, b.c) || qualifiedApart(a.c, b.c) {
+		return conflict{}, false
 	}
 	if a.page.family != "" && a.page.family == b.page.family {
-		return // yearly reports and meeting notes are meant to differ
+		return conflict{}, false // yearly reports and meeting notes are meant to differ
 	}
 	if path.Base(a.page.path) == path.Base(b.page.path) {
-		return // each folder's README.md is about its own folder
+		return conflict{}, false // each folder's README.md is about its own folder
 	}
 	// The other page stating the same value too means the two agree on it.
-	if b.page.states(a.c, weight) || a.page.states(b.c, weight) {
-		return
+	sim := claimSimilarity(a.c, b.c, weight)
+	if b.page.states(a, sim, weight) || a.page.states(b, sim, weight) {
+		return conflict{}, false
 	}
 	if namesApart(a, b) {
-		return
+		return conflict{}, false
 	}
 	if a.page.path > b.page.path {
 		a, b = b, a
 	}
-	shared := intersect(a.c.Frame, b.c.Frame)
-	if (a.c.Kind == valDate || a.c.Kind == valVersion) && len(shared) < 3 {
+	shared := len(intersect(a.c.Frame, b.c.Frame))
+	if strings.HasPrefix(a.c.Value, "--") {
+		// A date of every year ("by March 1") is a rule's, which its page
+		// may name for it.
+		shared += len(intersect(a.c.Frame, b.c.Context)) + len(intersect(a.c.Context, b.c.Frame))
+	}
+	if (a.c.Kind == valDate || a.c.Kind == valVersion) && shared < 3 {
 		// Dates and versions label events ("the Go 1.6 release notes",
 		// "published June 2010"): two words in common do not make them
 		// one subject.
-		return
+		return conflict{}, false
 	}
-	target := b.page.path + "#" + string(a.c.Kind) + a.c.Unit + ":" + strings.Join(shared, " ")
-	if reported[a.page.path+"\x00"+b.page.path] {
-		return // one finding per pair of pages: the first subject
-	}
-	reported[a.page.path+"\x00"+b.page.path] = true
-	msg := fmt.Sprintf("states %s where %s:%d states %s: %q / %q", showValue(a.c), b.page.path, b.c.Line, showValue(b.c), a.c.Text, b.c.Text)
-	emit(Finding{Check: CheckContradiction, Path: a.page.path, Line: a.c.Line, Target: target, Message: msg,
-		Evidence: []Evidence{
-			{Path: a.page.path, Line: a.c.Line, Revision: a.page.blob, Value: a.c.Value, Text: a.c.Text},
-			{Path: b.page.path, Line: b.c.Line, Revision: b.page.blob, Value: b.c.Value, Text: b.c.Text},
-		}})
+	return conflict{a: a, b: b, sim: sim}, true
 }
 
 // states reports whether the page has a claim of c's kind and unit with
-// c's value on a similar subject.
-func (p *curPage) states(c *claim, weight func(string) float64) bool {
+// c's value on a subject as like c's as sim (the claim that disagrees
+// with c) and not named apart from it: the page's closest claim decides.
+func (p *curPage) states(c claimRef, sim float64, weight func(string) float64) bool {
 	for i := range p.f.Claims {
 		o := &p.f.Claims[i]
-		if o.Kind == c.Kind && o.Unit == c.Unit && o.Value == c.Value && frameSimilarity(o.Frame, c.Frame, weight) >= ContradictionSimilarity {
+		if o.Kind == c.c.Kind && o.Unit == c.c.Unit && sameValue(o, c.c) && claimSimilarity(o, c.c, weight) >= max(sim, ContradictionSimilarity) &&
+			!namesApart(claimRef{p, o}, c) {
 			return true
 		}
 	}
@@ -274,6 +442,10 @@ func showValue(c *claim) string {
 		return c.Value + " " + c.Unit
 	case valVersion:
 		return strings.TrimSpace(c.Unit + " " + c.Value)
+	case valDuration:
+		return showMinutes(c.Value)
+	case valInterval:
+		return "every " + strings.TrimSuffix(c.Value, "d") + " days"
 	}
 	return c.Value
 }

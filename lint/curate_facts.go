@@ -10,7 +10,7 @@ import (
 
 // factsVersion changes whenever what is extracted from a page changes, so
 // that a cache written by another pt is not trusted.
-const factsVersion = 6
+const factsVersion = 7
 
 // pageFacts is what curation needs of one page, extracted once per blob:
 // an unchanged page is never read again (the cache keeps these by blob).
@@ -55,15 +55,29 @@ func extractFacts(p string, data []byte) *pageFacts {
 	}
 	inLessons := false
 	headIdx := 0
+	title := f.Title
+	if title == "" {
+		title = splitCamel(content.TitleFromPath(p))
+	}
+	pageWords := frame(strings.NewReplacer("-", " ", "_", " ").Replace(title))
+	var context []string
+	for _, h := range heads {
+		f.Claims = append(f.Claims, claimsOf(h, claimValuesOf(h.Text), pageWords, nil)...)
+	}
 	for _, s := range sents {
 		for headIdx < len(heads) && heads[headIdx].Line < s.Line {
 			inLessons = lessonHeading(heads[headIdx].Text)
+			context = frame(heads[headIdx].Text)
+			if headIdx > 0 {
+				context = append(context, frame(heads[headIdx-1].Text)...)
+			}
 			headIdx++
 		}
 		f.Words += len(strings.Fields(s.Text))
-		f.Claims = append(f.Claims, claimsOf(s)...)
-		for _, v := range valuesOf(s.Text) {
-			if v.Kind == valVersion && v.Unit != "" {
+		vals := claimValuesOf(s.Text)
+		f.Claims = append(f.Claims, claimsOf(s, vals, pageWords, context)...)
+		for _, v := range vals {
+			if v.Kind == valVersion && v.Unit != "" && !v.loose {
 				f.Versions = append(f.Versions, v.Unit+" "+v.Norm)
 			}
 		}

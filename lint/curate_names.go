@@ -42,30 +42,42 @@ func hasName(s string) bool {
 }
 
 // ownName reports whether s names something that other does not. A name
-// is a run of capitalized words that no punctuation interrupts; weekdays,
-// months and time zones are values, not names.
+// is a run of capitalized words that no punctuation interrupts (a stop
+// word does not start one: "For Go"); weekdays, months, time zones and a
+// release's name after its number ("macOS 11 Big Sur") are values, not
+// names. A name is other's too when most of its words are in other
+// (folded: "Kubernetes Organizations" is in "any Kubernetes
+// organization").
 func ownName(s, other string) bool {
 	in := map[string]bool{}
 	for _, w := range words(other) {
-		in[w] = true
+		in[stem(singular(w))] = true
 	}
-	run, own := 0, false
+	run, absent := 0, 0
+	afterNumber := false
 	for _, tok := range strings.Fields(s) {
 		w := strings.TrimFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		lw := strings.ToLower(w)
-		name := capitalized(w) && !strings.ContainsAny(tok, "()[]") && !calendarWord(lw) && !zoneWord(lw)
+		name := capitalized(w) && !strings.ContainsAny(tok, "()[]") && !calendarWord(lw) && !zoneWord(lw) &&
+			!(run == 0 && stopWords[lw]) && !afterNumber
 		if name {
-			run++
-			own = own || !in[lw]
+			if !stopWords[lw] {
+				run++
+				if !in[stem(singular(lw))] {
+					absent++
+				}
+			}
+		} else {
+			afterNumber = isNumber(w) && w != "" || (afterNumber && capitalized(w))
 		}
 		if !name || tok != strings.TrimRight(tok, ".,;:!?") {
-			if run >= 2 && own {
+			if run >= 2 && 2*absent >= run {
 				return true
 			}
-			run, own = 0, false
+			run, absent = 0, 0
 		}
 	}
-	return run >= 2 && own
+	return run >= 2 && 2*absent >= run
 }
 
 // capitalized reports whether a word starts with a capital letter.

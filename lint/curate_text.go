@@ -13,6 +13,21 @@ import (
 type sentence struct {
 	Line int
 	Text string
+	// wraps are where the text goes on to a new line of the file, so that
+	// a value is cited on its own line (not kept in the cache).
+	wraps []lineStart
+}
+
+// lineOf is the file line that a byte of the sentence's text is on.
+func (s sentence) lineOf(off int) int {
+	line := s.Line
+	for _, w := range s.wraps {
+		if w.off > off {
+			break
+		}
+		line = w.line
+	}
+	return line
 }
 
 // maxCurateBytes bounds how much of a page the curation reads: an
@@ -142,7 +157,14 @@ func splitSentences(p string, starts []lineStart) []sentence {
 	emit := func(end int) {
 		s := strings.TrimSpace(p[begin:end])
 		if len(s) > 1 {
-			out = append(out, sentence{Line: lineAt(starts, begin), Text: s})
+			at := begin + len(p[begin:end]) - len(strings.TrimLeft(p[begin:end], " "))
+			sn := sentence{Line: lineAt(starts, at), Text: s}
+			for _, st := range starts {
+				if st.off > at && st.off < at+len(s) {
+					sn.wraps = append(sn.wraps, lineStart{off: st.off - at, line: st.line})
+				}
+			}
+			out = append(out, sn)
 		}
 		begin = end
 	}
