@@ -82,7 +82,7 @@ func (s *Store) commitTree(c Hash) (Hash, error) {
 	if c.IsZero() {
 		return Hash{}, nil
 	}
-	if t, ok := rootTrees.get(c); ok {
+	if t, ok := s.roots.get(c); ok {
 		return t, nil
 	}
 	data, err := s.readTyped(c, commitObject)
@@ -96,7 +96,7 @@ func (s *Store) commitTree(c Hash) (Hash, error) {
 	}
 	t, err := ParseHash(x)
 	if err == nil {
-		rootTrees.put(c, t)
+		s.roots.put(c, t)
 	}
 	return t, err
 }
@@ -113,7 +113,7 @@ type rootCache struct {
 // use are few: the head and the revisions a request names).
 const rootCacheSize = 4096
 
-var rootTrees = &rootCache{m: map[Hash]Hash{}}
+func newRootCache() *rootCache { return &rootCache{m: map[Hash]Hash{}} }
 
 func (c *rootCache) get(commit Hash) (Hash, bool) {
 	c.mu.Lock()

@@ -55,7 +55,11 @@ type Store struct {
 
 	mu   sync.Mutex // guards repo, st and the work tree/index update
 	repo *gogit.Repository
-	st   *filesystem.Storage
+	// roots and trees cache what commits and trees hold; a hash names its
+	// content, so an entry never goes stale.
+	roots *rootCache
+	trees *treeCache
+	st    *filesystem.Storage
 
 	writeSem    chan struct{} // in-process half of the write lock
 	sectionHeld atomic.Bool   // a goroutine holds Lock
@@ -100,7 +104,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: open %s: %w", path, err)
 	}
-	s := &Store{writeSem: make(chan struct{}, 1)}
+	s := &Store{writeSem: make(chan struct{}, 1), roots: newRootCache(), trees: newTreeCache()}
 	if err := s.discover(abs); err != nil {
 		return nil, err
 	}

@@ -96,14 +96,14 @@ func nameEnd(e treeEntry, n int) int {
 }
 
 // readTree returns the entries of tree h; the zero hash is the empty tree.
-// Parsed trees come from trees, the process-wide cache, so the returned
+// Parsed trees come from s.trees, the store's cache, so the returned
 // slice is shared: callers must not modify it (build copies it first). The
 // caller holds s.mu.
 func (s *Store) readTree(h Hash) ([]treeEntry, error) {
 	if h.IsZero() || h == emptyTree {
 		return nil, nil
 	}
-	if entries, ok := trees.get(h); ok {
+	if entries, ok := s.trees.get(h); ok {
 		return entries, nil
 	}
 	data, err := s.readTyped(h, treeObject)
@@ -114,7 +114,7 @@ func (s *Store) readTree(h Hash) ([]treeEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	trees.put(h, entries)
+	s.trees.put(h, entries)
 	return entries, nil
 }
 
@@ -307,7 +307,7 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 	h := hashObject(treeObject, data)
 	if h != root {
 		b.objects = append(b.objects, object{hash: h, typ: treeObject, data: data})
-		trees.put(h, kept) // the next batch reads the new head's trees
+		b.s.trees.put(h, kept) // the next batch reads the new head's trees
 	}
 	return h, false, nil
 }
@@ -390,7 +390,9 @@ type treeCache struct {
 // the directories of a space of 100,000 pages fit in one.
 const treeCacheEntries = 1 << 17
 
-var trees = &treeCache{cur: map[Hash][]treeEntry{}, limit: treeCacheEntries}
+func newTreeCache() *treeCache {
+	return &treeCache{cur: map[Hash][]treeEntry{}, limit: treeCacheEntries}
+}
 
 func (c *treeCache) get(h Hash) ([]treeEntry, bool) {
 	c.mu.Lock()
