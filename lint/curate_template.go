@@ -2,6 +2,7 @@ package lint
 
 import (
 	"path"
+	"strings"
 
 	"github.com/ptwiki/pt/content"
 )
@@ -11,15 +12,56 @@ import (
 // not merge candidates: the same file name in different folders (each
 // group's README.md), or pages that are each about a subject of their
 // own (the SLO page of DNS latency and that of network latency, two
-// mentoring programs' pages), which shows as a word of each page's title
+// mentoring programs' pages), which shows as three or more headings in
+// common under different titles, or as a word of each page's title
 // that its own text uses at least twice and the other's at most a third
-// as often. A reworded copy of one page keeps the subject, so at most one
+// as often. Test fixtures are variations of one another on purpose. A
+// reworded copy of one page keeps the subject, so at most one
 // side has such a word.
 func sameTemplate(a, b *curPage) bool {
 	if path.Base(a.path) == path.Base(b.path) && path.Dir(a.path) != path.Dir(b.path) {
 		return true
 	}
-	return ownSubject(a, b) && ownSubject(b, a)
+	if fixturePath(a.path) && fixturePath(b.path) {
+		return true
+	}
+	return sharedHeadings(a, b) >= 3 || ownSubject(a, b) && ownSubject(b, a)
+}
+
+// sharedHeadings counts the headings two pages of different titles both
+// have, word for word ("Definition", "User stories", "Caveats"): a
+// template's outline, filled in for two subjects.
+func sharedHeadings(a, b *curPage) int {
+	if a.f.Title == b.f.Title {
+		return 0
+	}
+	hs := map[string]bool{}
+	for _, h := range a.f.Headings {
+		if h != a.f.Title {
+			hs[strings.ToLower(h)] = true
+		}
+	}
+	n := 0
+	for _, h := range b.f.Headings {
+		if hs[strings.ToLower(h)] {
+			n++
+			delete(hs, strings.ToLower(h))
+		}
+	}
+	return n
+}
+
+// fixturePath reports whether a page is a program's test input, kept in
+// a testdata or fixtures folder: fixtures are variations of one another
+// on purpose.
+func fixturePath(p string) bool {
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		switch dir {
+		case "testdata", "fixtures":
+			return true
+		}
+	}
+	return false
 }
 
 // ownSubject reports whether a word of p's title is p's subject and not

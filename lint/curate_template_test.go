@@ -24,6 +24,9 @@ func TestSameTemplate(t *testing.T) {
 			page("focus-weeks.md", "# Focus weeks\n\nThese weeks are for fixing. During them nobody lands features, as in quiet weeks.\n"), false},
 		{"a reworded copy", page("netlify-access.md", "# Netlify access\n\nWho has elevated access to Netlify, and how to ask for access.\n"),
 			page("netlify-permissions.md", "# Netlify permissions\n\nHow to ask for elevated Netlify access, and who has that access.\n"), false},
+		{"test fixtures", page("gen/testdata/a.md", "Some text."), page("gen/testdata/b.md", "Some text!"), true},
+		{"one outline, two subjects", page("slos/dns-programming.md", "# DNS programming latency\n\n## Definition\n\nx\n\n## User stories\n\ny\n\n## Caveats\n\nz\n"),
+			page("slos/network-programming.md", "# Network programming latency\n\n## Definition\n\nx\n\n## User stories\n\ny\n\n## Caveats\n\nz\n"), true},
 	} {
 		if got := sameTemplate(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: sameTemplate = %v, want %v", tc.name, got, tc.want)
