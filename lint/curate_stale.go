@@ -64,9 +64,10 @@ func timedOf(s sentence) (timedClaim, bool) {
 	// "as of Go 1.5, only ... works" is a snapshot that may not last.
 	since := t.Marker == "as of" && !provisionalRe.MatchString(own) && len(presentRe.FindAllString(own, 2)) < 2
 	for _, a := range anchorsOf(s.Text) {
-		if !(since && a.Version != "") {
-			t.Anchors = append(t.Anchors, a)
+		if a.Version != "" && (since || scopedVersion(own, a.Raw) || inIdentifier(own, a.Raw)) {
+			continue
 		}
+		t.Anchors = append(t.Anchors, a)
 	}
 	return t, len(t.Anchors) > 0
 }

@@ -21,7 +21,11 @@ func TestTimedOfTense(t *testing.T) {
 		`Draft PDF, ASPLOS 2017: "...Castor currently supports C and Go on FreeBSD....`:          false,
 		"As of Go 1.17, the runtime/cgo package provides a Handle type.":                         false,
 		"FlexVolume is GA as of Kubernetes 1.8.":                                                 false,
+		// a version that a superlative ranges over, or that names a branch
+		"The baseline is the latest minor release for Go 1.21.":  false,
+		"The latest fixes are on release-branch.go1.16 for now.": false,
 		// the present or the future
+		"Install the latest Go 1.11 release.":                                                         true,
 		"As of Go 1.5, only darwin/amd64 works on the iOS simulator.":                                 true,
 		"As of Go 1.16, the recommended way to install gomote is go get.":                             true,
 		"As of April 2019, this is the current best practice.":                                        true,

@@ -30,6 +30,37 @@ var (
 	hypotheticalRe = regexp.MustCompile(`(?i)\b(?:would|could|might)\s+(?:not\s+)?$`)
 )
 
+// scopeRe ends the text before a version that a superlative ranges over
+// ("the latest minor release for Go 1.21"): the version is the scope of
+// "latest", not a claim that it is the latest.
+var scopeRe = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent)(?:\s+[\w-]+){0,3}\s+(?:for|of|in|on)\s+$`)
+
+// scopedVersion reports whether the version raw, in s, is the scope of
+// a superlative before it.
+func scopedVersion(s, raw string) bool {
+	i := strings.Index(s, raw)
+	return i >= 0 && scopeRe.MatchString(s[:i])
+}
+
+// inIdentifier reports whether every mention of the version raw in s is
+// part of a name written as code ("release-branch.go1.21"): a branch or
+// a file, not a release the sentence speaks of.
+func inIdentifier(s, raw string) bool {
+	found := false
+	for i := strings.Index(s, raw); i >= 0; {
+		if i == 0 || !strings.ContainsRune(".-_/", rune(s[i-1])) {
+			return false
+		}
+		found = true
+		j := strings.Index(s[i+1:], raw)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return found
+}
+
 // clauseBreaks end a clause inside a sentence.
 const clauseBreaks = ",;:()—–"
 
