@@ -73,7 +73,10 @@ func (cs *curSpace) missingConcepts(emit func(Finding)) {
 	}
 	keys := make([]string, 0, len(uses))
 	for k, u := range uses {
-		if families(current(u.pages), cs.byPath) < cs.opts.MinPages || float64(len(u.pages)) > maxConceptShare*float64(max(counted, 50)) || names[nameKey(k)] {
+		if families(u.pages, cs.byPath) < cs.opts.MinPages || float64(len(u.pages)) > maxConceptShare*float64(max(counted, 50)) {
+			continue
+		}
+		if families(current(u.pages), cs.byPath) < cs.opts.MinPages || names[nameKey(k)] {
 			continue
 		}
 		if !cohesive(k, len(u.pages), wordPages) || !termLike(k) || templateText(u.pages) {
