@@ -19,17 +19,16 @@ const MinConceptPages = 4
 // page.
 const maxConceptShare = 0.3
 
-// missingConcepts reports terms that at least MinPages active pages use
-// and that no page title, heading, file name or spoke names.
+// missingConcepts reports terms that at least MinPages active pages of
+// current guidance use and that no page title, heading, file name or
+// spoke names.
 func (cs *curSpace) missingConcepts(emit func(Finding)) {
 	names := map[string]bool{}
 	addName := func(s string) {
-		ws := words(s)
+		ws := strings.Fields(nameKey(s))
 		for i := range ws {
 			for j := i + 1; j <= len(ws) && j <= i+5; j++ {
-				g := append([]string(nil), ws[i:j]...)
-				g[len(g)-1] = singular(g[len(g)-1])
-				names[strings.Join(g, " ")] = true
+				names[strings.Join(ws[i:j], " ")] = true
 			}
 		}
 	}
@@ -74,7 +73,10 @@ func (cs *curSpace) missingConcepts(emit func(Finding)) {
 	}
 	keys := make([]string, 0, len(uses))
 	for k, u := range uses {
-		if families(u.pages, cs.byPath) < cs.opts.MinPages || float64(len(u.pages)) > maxConceptShare*float64(max(counted, 50)) || names[k] {
+		if families(u.pages, cs.byPath) < cs.opts.MinPages || float64(len(u.pages)) > maxConceptShare*float64(max(counted, 50)) {
+			continue
+		}
+		if families(current(u.pages), cs.byPath) < cs.opts.MinPages || names[nameKey(k)] {
 			continue
 		}
 		if !cohesive(k, len(u.pages), wordPages) || !termLike(k) || templateText(u.pages) {
@@ -112,14 +114,38 @@ func addressWord(w string) bool {
 // termLike reports whether a phrase can name a concept: no word of it
 // addresses the reader, is a possessive or contraction ("day's
 // schedule") or holds a digit ("99th percentile", "5000-node cluster"),
-// which name a measure, not a concept.
+// which name a measure, not a concept; and it does not open with an
+// adverb in -ly ("mutually exclusive"), which makes it a way of saying
+// something rather than a noun.
 func termLike(phrase string) bool {
-	for _, w := range strings.Fields(phrase) {
+	ws := strings.Fields(phrase)
+	if len(ws) > 0 && len(ws[0]) > 4 && strings.HasSuffix(ws[0], "ly") {
+		return false
+	}
+	for _, w := range ws {
 		if addressWord(w) || strings.ContainsAny(w, "'0123456789") {
 			return false
 		}
 	}
 	return true
+}
+
+// nameKey folds a title, heading or phrase so that a name matches a term
+// in any inflection and spelling of it: "Backporting issues" names
+// "backport issue", "First class ports" names "first-class port".
+func nameKey(s string) string {
+	ws := words(strings.ReplaceAll(s, "-", " "))
+	for i, w := range ws {
+		w = singular(w)
+		for _, suf := range []string{"ing", "ed"} {
+			if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+				w = strings.TrimSuffix(w, suf)
+				break
+			}
+		}
+		ws[i] = w
+	}
+	return strings.Join(ws, " ")
 }
 
 // templateText reports whether most pages using a phrase share one file
@@ -186,6 +212,19 @@ func families(paths []string, byPath map[string]*curPage) int {
 		seen[k] = true
 	}
 	return len(seen)
+}
+
+// current keeps the pages that are current guidance, not records
+// (meeting notes, archived pages): a term that records mention in
+// passing is not one the space's guidance lacks a page for.
+func current(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !recordPath(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // longest drops a phrase that a longer reported phrase holds on as many

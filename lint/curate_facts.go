@@ -10,7 +10,7 @@ import (
 
 // factsVersion changes whenever what is extracted from a page changes, so
 // that a cache written by another pt is not trusted.
-const factsVersion = 7
+const factsVersion = 8
 
 // pageFacts is what curation needs of one page, extracted once per blob:
 // an unchanged page is never read again (the cache keeps these by blob).

@@ -106,7 +106,7 @@ func (cs *curSpace) mergeCandidates(emit func(Finding)) {
 		for _, j := range js {
 			cos := dot[j] / (norms[i]*norms[j] + 1e-9)
 			a, b := pages[i], pages[j]
-			if cos < MergeSimilarity || sameSeries(a, b) {
+			if cos < MergeSimilarity || sameSeries(a, b) || sameTemplate(a, b) {
 				continue
 			}
 			if a.path > b.path {

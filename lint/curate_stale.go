@@ -48,23 +48,36 @@ var (
 )
 
 // timedOf returns the sentence as a timed claim when it has both a time
-// word and an anchor.
+// word and an anchor, and speaks of the present or the future: not an
+// illustration, not history told in the past tense (curate_tense.go).
 func timedOf(s sentence) (timedClaim, bool) {
 	t := timedClaim{Line: s.Line, Text: clip(s.Text, 300)}
-	if !strings.ContainsAny(s.Text, "0123456789") {
+	if !strings.ContainsAny(s.Text, "0123456789") || exampleLabelRe().MatchString(s.Text) {
 		return t, false // no anchor without a digit
 	}
-	// Quoted words are someone else's (a talk's title, a quotation):
-	// they do not date the sentence that cites them.
-	own := quotedRe().ReplaceAllString(s.Text, " ")
-	if m := futureRe().FindString(own); m != "" {
-		t.Marker, t.Future = strings.ToLower(m), true
-	} else if m := presentRe().FindString(own); m != "" {
-		t.Marker = strings.ToLower(m)
-	} else {
+	own := unquoted(s.Text)
+	m := futureRe().FindStringIndex(own)
+	if m != nil && hypotheticalRe().MatchString(own[:m[0]]) {
+		m = nil
+	}
+	if m != nil {
+		t.Future = true
+	} else if m = presentRe().FindStringIndex(own); m == nil {
 		return t, false
 	}
-	t.Anchors = anchorsOf(s.Text)
+	t.Marker = strings.ToLower(own[m[0]:m[1]])
+	if pastTense(own, markerClause(own, m[0], m[1]), t.Marker) {
+		return t, false
+	}
+	// "As of Go 1.17, the package provides ..." says since when it holds;
+	// "as of Go 1.5, only ... works" is a snapshot that may not last.
+	since := t.Marker == "as of" && !provisionalRe().MatchString(own) && len(presentRe().FindAllString(own, 2)) < 2
+	for _, a := range anchorsOf(s.Text) {
+		if a.Version != "" && (since || scopedVersion(own, a.Raw) || inIdentifier(own, a.Raw)) {
+			continue
+		}
+		t.Anchors = append(t.Anchors, a)
+	}
 	return t, len(t.Anchors) > 0
 }
 
@@ -82,7 +95,13 @@ func anchorsOf(s string) []anchor {
 		}
 		return false
 	}
+	for _, m := range yearNameRe().FindAllStringIndex(s, -1) {
+		spans = append(spans, [2]int{m[0], m[1]})
+	}
 	add := func(a anchor, start, end int) {
+		if a.Version == "" && taken(start, end) {
+			return // a year naming a thing: "the 2019 survey"
+		}
 		spans = append(spans, [2]int{start, end})
 		if a.Version == "" && sinceRe().MatchString(s[:start]) {
 			return
@@ -151,11 +170,12 @@ func periodEnd(n string) (time.Time, bool) {
 // staleClaims reports the timed claims of active pages that the decision
 // time has overtaken: a future anchor that has passed, a present-tense
 // claim anchored longer ago than the horizon, or a version older than the
-// space's newest by more than the version horizon. Pages named for a date
-// (meeting notes, a year's report) are records of their time and skipped.
+// space's newest by more than the version horizon. Records (pages named
+// for a date or a release, or kept in an archive folder) tell of their
+// time and are skipped.
 func (cs *curSpace) staleClaims(emit func(Finding)) {
 	for _, p := range cs.pages {
-		if !p.claimsCount() || datedPath(p.path) || p.family != "" {
+		if !p.claimsCount() || recordPath(p.path) || p.family != "" {
 			continue
 		}
 		for _, t := range p.f.Timed {

@@ -56,7 +56,9 @@ func TestCurateStaleClaim(t *testing.T) {
 		"history.md": "# History\n\nIn 2019 the team moved the builders to new machines.\n",
 		"plans.md":   "# Plans\n\nThe next summit will be held in May 2027.\n",
 		"tools.md":   "---\ntitle: Tools\nexpires: 2026-06-01\n---\nCurrently, as of March 2021, we build with the old script.\n",
-		"go.md":      "# Go\n\nGo 1.25 is out. As of Go 1.19, the default changed.\n",
+		"go.md":      "# Go\n\nGo 1.25 is out. As of Go 1.19, the default is the old linker.\n",
+		// An archived page is a record of its time.
+		"archive/wg.md": "# Working group\n\nWe will evaluate our progress at KubeCon EU 2019.\n",
 	}
 	got := curateOpen(t, files, lint.CurateOptions{})
 	paths := map[string]string{}
@@ -70,6 +72,9 @@ func TestCurateStaleClaim(t *testing.T) {
 	}
 	if _, ok := paths["pages/history.md"]; ok {
 		t.Errorf("history is not a stale claim: %v", paths)
+	}
+	if _, ok := paths["pages/archive/wg.md"]; ok {
+		t.Errorf("an archived page is a record: %v", paths)
 	}
 	if _, ok := paths["pages/plans.md"]; ok {
 		t.Errorf("a future date is not stale: %v", paths)

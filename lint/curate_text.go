@@ -61,7 +61,8 @@ func plainInline(s string) string {
 }
 
 // segment splits a page body into sentences and headings. Code blocks,
-// HTML comments and front matter are not prose and are skipped. first is
+// HTML comments and tables, and front matter are not prose and are
+// skipped. first is
 // the file line the body starts on.
 func segment(body []byte, first int) (sents []sentence, headings []sentence) {
 	text := string(body)
@@ -82,7 +83,7 @@ func segment(body []byte, first int) (sents []sentence, headings []sentence) {
 		starts = starts[:0]
 		paraLine = 0
 	}
-	fence, comment := "", false
+	fence, comment, table := "", false, false
 	for i, raw := range strings.Split(text, "\n") {
 		line := first + i
 		t := strings.TrimSpace(raw)
@@ -96,6 +97,15 @@ func segment(body []byte, first int) (sents []sentence, headings []sentence) {
 			if strings.Contains(t, "-->") {
 				comment = false
 			}
+			continue
+		case table:
+			table = !strings.Contains(t, "</table>")
+			continue
+		case strings.HasPrefix(t, "<table"):
+			// An HTML table is data: its cells would run together
+			// into one sentence of words that say nothing.
+			flush()
+			table = !strings.Contains(t, "</table>")
 			continue
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 			flush()
@@ -149,7 +159,7 @@ func segment(body []byte, first int) (sents []sentence, headings []sentence) {
 type lineStart struct{ off, line int }
 
 // splitSentences cuts a paragraph at sentence ends: ".", "!" or "?"
-// followed by a space and a capital letter or a digit. Abbreviations and
+// followed by spaces and a capital letter or a digit. Abbreviations and
 // versions ("e.g. x", "Go 1.21 is") do not end one.
 func splitSentences(p string, starts []lineStart) []sentence {
 	var out []sentence
@@ -176,7 +186,7 @@ func splitSentences(p string, starts []lineStart) []sentence {
 		if p[i+1] != ' ' {
 			continue
 		}
-		next, _ := utf8.DecodeRuneInString(p[i+2:])
+		next, _ := utf8.DecodeRuneInString(strings.TrimLeft(p[i+1:], " "))
 		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && c != ';' {
 			continue
 		}

@@ -1,0 +1,102 @@
+package lint
+
+import (
+	"path"
+	"strings"
+
+	"github.com/ptwiki/pt/content"
+)
+
+// sameTemplate reports whether two similar pages are copies of one
+// template for different subjects, which are meant to look alike and are
+// not merge candidates: the same file name in different folders (each
+// group's README.md), or pages that are each about a subject of their
+// own (the SLO page of DNS latency and that of network latency, two
+// mentoring programs' pages), which shows as three or more headings in
+// common under different titles, or as a word of each page's title
+// that its own text uses at least twice and the other's at most a third
+// as often. Test fixtures are variations of one another on purpose. A
+// reworded copy of one page keeps the subject, so at most one
+// side has such a word.
+func sameTemplate(a, b *curPage) bool {
+	if path.Base(a.path) == path.Base(b.path) && path.Dir(a.path) != path.Dir(b.path) {
+		return true
+	}
+	if fixturePath(a.path) && fixturePath(b.path) {
+		return true
+	}
+	return sharedHeadings(a, b) >= 3 || ownSubject(a, b) && ownSubject(b, a)
+}
+
+// sharedHeadings counts the headings two pages of different titles both
+// have, word for word ("Definition", "User stories", "Caveats"): a
+// template's outline, filled in for two subjects.
+func sharedHeadings(a, b *curPage) int {
+	if a.f.Title == b.f.Title {
+		return 0
+	}
+	hs := map[string]bool{}
+	for _, h := range a.f.Headings {
+		if h != a.f.Title {
+			hs[strings.ToLower(h)] = true
+		}
+	}
+	n := 0
+	for _, h := range b.f.Headings {
+		if hs[strings.ToLower(h)] {
+			n++
+			delete(hs, strings.ToLower(h))
+		}
+	}
+	return n
+}
+
+// fixturePath reports whether a page is a program's test input, kept in
+// a testdata or fixtures folder: fixtures are variations of one another
+// on purpose.
+func fixturePath(p string) bool {
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		switch dir {
+		case "testdata", "fixtures":
+			return true
+		}
+	}
+	return false
+}
+
+// ownSubject reports whether a word of p's title is p's subject and not
+// other's: p uses it at least twice, other at most a third as often.
+func ownSubject(p, other *curPage) bool {
+	title := p.f.Title
+	if title == "" {
+		title = content.TitleFromPath(p.path)
+	}
+	for _, w := range words(title) {
+		w = singular(w)
+		if stopWords[w] {
+			continue
+		}
+		n, m := bagCount(p.f.Bag, w), bagCount(other.f.Bag, w)
+		if n >= 2 && 3*m <= n {
+			return true
+		}
+	}
+	return false
+}
+
+// bagCount is how often a page uses a word (its bag is sorted by word).
+func bagCount(bag []wordCount, w string) int {
+	lo, hi := 0, len(bag)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if bag[mid].W < w {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(bag) && bag[lo].W == w {
+		return bag[lo].N
+	}
+	return 0
+}
