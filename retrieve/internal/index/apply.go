@@ -113,6 +113,7 @@ func buildBatch(upsert []Doc, deletePaths []string) (*batch, error) {
 		deletePath(p)
 	}
 	ids := make(map[string]bool, len(upsert))
+	an := newDocAnalyser()
 	for _, d := range upsert {
 		switch {
 		case d.ID == "" || d.ID == metaID:
@@ -126,7 +127,7 @@ func buildBatch(upsert []Doc, deletePaths []string) (*batch, error) {
 		deletePath(d.Path)
 		// Update also deletes by id, so that an id that moved to another path
 		// stays unique.
-		bd, lens := blugeDoc(d)
+		bd, lens := blugeDoc(d, an)
 		b.Update(bluge.Identifier(d.ID), bd)
 		b.ids = append(b.ids, d.ID)
 		b.lens = append(b.lens, lens)

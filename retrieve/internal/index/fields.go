@@ -99,10 +99,10 @@ type analysed analysis.TokenStream
 
 func (a analysed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
 
-// blugeDoc turns a Doc into a bluge document, and returns its text fields'
-// analysed lengths. Empty values are left out to keep the index lean; decode
-// treats a missing field as its zero value.
-func blugeDoc(d Doc) (*bluge.Document, []fieldLen) {
+// blugeDoc turns a Doc into a bluge document, its text analysed by an, and
+// returns its text fields' analysed lengths. Empty values are left out to
+// keep the index lean; decode treats a missing field as its zero value.
+func blugeDoc(d Doc, an *docAnalyser) (*bluge.Document, []fieldLen) {
 	bd := bluge.NewDocument(d.ID)
 	var lens []fieldLen
 	keyword := func(name, v string) {
@@ -116,7 +116,7 @@ func blugeDoc(d Doc) (*bluge.Document, []fieldLen) {
 			return
 		}
 		f := fieldName(part, name)
-		toks := analyzer.Analyze([]byte(v))
+		toks := an.analyse(d.Path, v)
 		bd.AddField(bluge.NewTextField(f, v).WithAnalyzer(analysed(toks)).StoreValue())
 		i := textFieldIndex[f]
 		if n := len(lens); n > 0 && lens[n-1].field == i {
