@@ -25,30 +25,7 @@ func sameTemplate(a, b *curPage) bool {
 	if fixturePath(a.path) && fixturePath(b.path) {
 		return true
 	}
-	return sharedHeadings(a, b) >= 3 || ownSubject(a, b) && ownSubject(b, a)
-}
-
-// sharedHeadings counts the headings two pages of different titles both
-// have, word for word ("Definition", "User stories", "Caveats"): a
-// template's outline, filled in for two subjects.
-func sharedHeadings(a, b *curPage) int {
-	if a.f.Title == b.f.Title {
-		return 0
-	}
-	hs := map[string]bool{}
-	for _, h := range a.f.Headings {
-		if h != a.f.Title {
-			hs[strings.ToLower(h)] = true
-		}
-	}
-	n := 0
-	for _, h := range b.f.Headings {
-		if hs[strings.ToLower(h)] {
-			n++
-			delete(hs, strings.ToLower(h))
-		}
-	}
-	return n
+	return ownSubject(a, b) && ownSubject(b, a)
 }
 
 // fixturePath reports whether a page is a program's test input, kept in

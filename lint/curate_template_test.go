@@ -25,8 +25,10 @@ func TestSameTemplate(t *testing.T) {
 		{"a reworded copy", page("netlify-access.md", "# Netlify access\n\nWho has elevated access to Netlify, and how to ask for access.\n"),
 			page("netlify-permissions.md", "# Netlify permissions\n\nHow to ask for elevated Netlify access, and who has that access.\n"), false},
 		{"test fixtures", page("gen/testdata/a.md", "Some text."), page("gen/testdata/b.md", "Some text!"), true},
-		{"one outline, two subjects", page("slos/dns-programming.md", "# DNS programming latency\n\n## Definition\n\nx\n\n## User stories\n\ny\n\n## Caveats\n\nz\n"),
-			page("slos/network-programming.md", "# Network programming latency\n\n## Definition\n\nx\n\n## User stories\n\ny\n\n## Caveats\n\nz\n"), true},
+		// A reworded copy under a new title keeps its source's outline, so
+		// an outline shared word for word does not make a template.
+		{"one outline, one subject", page("release/freeze.md", "# Release freeze\n\nThe freeze starts in week four and lasts six weeks.\n\n## Exceptions\n\nAsk the release team.\n\n## Dates\n\nSee the calendar.\n\n## Contacts\n\nrelease@\n"),
+			page("release/code-freeze.md", "# Code freeze\n\nThe freeze begins in week four and runs six weeks.\n\n## Exceptions\n\nAsk the release team.\n\n## Dates\n\nSee the calendar.\n\n## Contacts\n\nrelease@\n"), false},
 	} {
 		if got := sameTemplate(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: sameTemplate = %v, want %v", tc.name, got, tc.want)
