@@ -137,6 +137,11 @@ func TestText(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
 		}
 	}
+	for _, f := range rep.Open() {
+		if !strings.Contains(out, "  ["+f.ID+"]\n") {
+			t.Errorf("finding %s: its id does not end its line:\n%s", f.ID, out)
+		}
+	}
 	if strings.Count(out, "kb/pages/guide.md\n") != 1 {
 		t.Errorf("findings of a page are not grouped under one heading:\n%s", out)
 	}

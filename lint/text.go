@@ -8,7 +8,8 @@ import (
 
 // WriteText renders reports for people: the open findings grouped by page
 // (repository-relative paths, so they can be opened from the repository
-// root), then one summary line per space.
+// root), each ending in its id (what pt curate --propose takes), then one
+// summary line per space.
 func WriteText(w io.Writer, reports []*Report) error {
 	ew := &errWriter{w: w}
 	for _, r := range reports {
@@ -23,7 +24,7 @@ func WriteText(w io.Writer, reports []*Report) error {
 			if f.Line > 0 {
 				line = fmt.Sprint(f.Line)
 			}
-			ew.printf("  %5s  %-7s  %-19s  %s\n", line, f.Severity, f.Check, f.Message)
+			ew.printf("  %5s  %-7s  %-19s  %s  [%s]\n", line, f.Severity, f.Check, f.Message, f.ID)
 		}
 	}
 	for _, r := range reports {
