@@ -149,28 +149,38 @@ func BenchmarkHTTPQuery(b *testing.B) {
 }
 
 // BenchmarkQueryDirect is Engine.Query itself on the same space, called in
-// parallel without MCP: the ceiling for BenchmarkHTTPQuery.
+// parallel without MCP: the ceiling for BenchmarkHTTPQuery, with questions
+// asked again (the engine keeps a search's hits) and new ones.
 //
 //	go test ./mcp -run '^$' -bench QueryDirect -benchtime 2000x
+//	PT_BENCH_PAGES=100000 go test ./mcp -run '^$' -bench QueryDirect -benchtime 200x -cpuprofile cpu.out
 func BenchmarkQueryDirect(b *testing.B) {
-	s := benchSpace(b, 10000)
+	s := benchSpace(b, benchPages(b))
 	defer s.Close()
 	ctx := context.Background()
 	answered := answeredShare(b, s)
 	e := retrieve.Open(s, retrieve.Options{})
 	defer e.Close()
-	var next atomic.Int64
-	b.ResetTimer()
-	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			i := int(next.Add(1))
-			if _, err := e.Query(ctx, retrieve.Request{Question: benchQuestions[i%len(benchQuestions)]}); err != nil {
-				b.Error(err)
-				return
+	for _, mix := range []string{"repeated", "new"} {
+		b.Run("questions="+mix, func(b *testing.B) {
+			question := func(i int) string { return benchQuestions[i%len(benchQuestions)] }
+			if mix == "new" {
+				question = func(i int) string { return fmt.Sprintf("%s zq%dx", benchQuestions[i%len(benchQuestions)], i) }
 			}
-		}
-	})
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
-	b.ReportMetric(answered, "sufficient-%")
+			var next atomic.Int64
+			b.ResetTimer()
+			start := time.Now()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					i := int(next.Add(1))
+					if _, err := e.Query(ctx, retrieve.Request{Question: question(i)}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
+			b.ReportMetric(answered, "sufficient-%")
+		})
+	}
 }

@@ -27,14 +27,7 @@ import (
 //	make bench-mcp                       # 10,000 pages
 //	PT_BENCH_PAGES=100000 make bench-mcp
 func BenchmarkServeQuery(b *testing.B) {
-	pages := 10000
-	if v := os.Getenv("PT_BENCH_PAGES"); v != "" {
-		var err error
-		if pages, err = strconv.Atoi(v); err != nil || pages <= 0 {
-			b.Fatalf("PT_BENCH_PAGES=%q: want a number of pages", v)
-		}
-	}
-	s := benchSpace(b, pages)
+	s := benchSpace(b, benchPages(b))
 	answered := answeredShare(b, s) // also builds the index outside the timing
 	dir := s.Dir()
 	s.Close()
@@ -53,6 +46,20 @@ func BenchmarkServeQuery(b *testing.B) {
 			b.ReportMetric(answered, "sufficient-%")
 		})
 	}
+}
+
+// benchPages is the size of the benchmarks' space: $PT_BENCH_PAGES, or
+// 10,000 pages.
+func benchPages(b *testing.B) int {
+	v := os.Getenv("PT_BENCH_PAGES")
+	if v == "" {
+		return 10000
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		b.Fatalf("PT_BENCH_PAGES=%q: want a number of pages", v)
+	}
+	return n
 }
 
 // serveLoad runs pt serve on dir and calls query_knowledge_base b.N
