@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,16 +132,5 @@ func changedSources(ctx context.Context, s *wiki.Space, from, to wiki.Rev) ([]wi
 // saveOrigins writes the index through a temporary file and a rename, so a
 // reader never sees half of it. A failure only costs a later rebuild.
 func saveOrigins(file string, ix originIndex) {
-	data, err := json.Marshal(ix)
-	if err != nil || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), originIndexFile+".*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = wiki.WriteStateFile(file, func(w io.Writer) error { return json.NewEncoder(w).Encode(ix) })
 }

@@ -3,9 +3,11 @@ package lint
 import (
 	"bytes"
 	"encoding/gob"
+	"io"
 	"os"
-	"path/filepath"
 	"sync"
+
+	"github.com/ptwiki/pt/wiki"
 )
 
 // factsCache keeps each page's curation facts by blob id in the space's
@@ -97,20 +99,7 @@ func (c *factsCache) save() {
 	if c.path == "" || (!c.dirty && len(c.cur) == len(c.old)) {
 		return
 	}
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(cacheFile{Version: factsVersion, Pages: c.cur, Verdicts: c.used}) != nil {
-		return
-	}
-	if os.MkdirAll(filepath.Dir(c.path), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".curate-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(buf.Bytes())
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = wiki.WriteStateFile(c.path, func(w io.Writer) error {
+		return gob.NewEncoder(w).Encode(cacheFile{Version: factsVersion, Pages: c.cur, Verdicts: c.used})
+	})
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+
+	"github.com/ptwiki/pt/wiki"
 )
 
 // factStore keeps what the checks read of each page by blob id, in the
@@ -90,7 +92,7 @@ func (st *factStore) get(blob string) *lintFacts {
 // save keeps the facts of pages, and only theirs, so that the file does
 // not grow with the space's history. It writes nothing when they are the
 // facts it already holds. The file is written beside and renamed into
-// place, so that a crash leaves the old store or the new one; a store
+// place (wiki.WriteStateFile), so that a crash leaves the old store or the new one; a store
 // that cannot be written (a read-only checkout) is not an error, the
 // next run reads the pages again.
 func (st *factStore) save(pages []*page) {
@@ -111,23 +113,9 @@ func (st *factStore) save(pages []*page) {
 	if same && len(cur) == len(st.old) {
 		return
 	}
-	dir := filepath.Dir(st.path)
-	if os.MkdirAll(dir, 0o755) != nil {
-		return
+	if wiki.WriteStateFile(st.path, func(w io.Writer) error { return encodeFacts(w, cur) }) == nil {
+		st.old = cur
 	}
-	tmp, err := os.CreateTemp(dir, ".facts-*")
-	if err != nil {
-		return
-	}
-	w := bufio.NewWriterSize(tmp, 64<<10)
-	eerr := encodeFacts(w, cur)
-	ferr := w.Flush()
-	cerr := tmp.Close()
-	if eerr != nil || ferr != nil || cerr != nil || os.Rename(tmp.Name(), st.path) != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	st.old = cur
 }
 
 func encodeFacts(w io.Writer, facts map[string]*lintFacts) error {

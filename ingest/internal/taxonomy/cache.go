@@ -2,6 +2,7 @@ package taxonomy
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -95,18 +96,10 @@ func (c *spokeCache) save(live map[string]bool) {
 	if c.missed < spokeCacheSaveAfter {
 		return
 	}
-	data, err := json.Marshal(spokeCacheData{Version: spokeCacheVersion, Spokes: c.entries})
-	if err != nil || os.MkdirAll(filepath.Dir(c.file), 0o755) != nil {
-		return
+	err := wiki.WriteStateFile(c.file, func(w io.Writer) error {
+		return json.NewEncoder(w).Encode(spokeCacheData{Version: spokeCacheVersion, Spokes: c.entries})
+	})
+	if err == nil {
+		c.missed = 0
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.file), spokeCacheFile+".*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), c.file) != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	c.missed = 0
 }
