@@ -32,7 +32,7 @@ func conceptFix(t lint.CurateTarget) (*curateFix, error) {
 		if err != nil {
 			return err
 		}
-		p, err := freePagePath(ctx, tx, title)
+		p, err := freeSlugPath(ctx, tx, "curate", curatedDir, title)
 		if err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func lessonFix(s *wiki.Space, f lint.Finding) (*curateFix, error) {
 				return fmt.Errorf("%s is %s; a lesson page cites UNCLASSIFIED pages only", r.path, c)
 			}
 		}
-		p, err := freePagePath(ctx, tx, title)
+		p, err := freeSlugPath(ctx, tx, "curate", curatedDir, title)
 		if err != nil {
 			return err
 		}
@@ -153,21 +153,6 @@ func putCurated(ctx context.Context, tx *wiki.Tx, p string, meta content.Meta, b
 	}
 	_, err = tx.PutFile(ctx, p, data, wiki.RolePage)
 	return err
-}
-
-// freePagePath is pages/<slug>.md, or the first free pages/<slug>-N.md.
-func freePagePath(ctx context.Context, tx *wiki.Tx, title string) (string, error) {
-	slug := content.Slug(title)
-	for n := 1; n < 1000; n++ {
-		p := curatedDir + slug + ".md"
-		if n > 1 {
-			p = fmt.Sprintf("%s%s-%d.md", curatedDir, slug, n)
-		}
-		if !tx.Exists(ctx, p) {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s%s.md: no free name", curatedDir, slug)
 }
 
 func upperFirst(s string) string {

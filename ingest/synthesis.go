@@ -98,7 +98,7 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 	if len(refs) == 0 {
 		return "", nil, fmt.Errorf("consult: %w", errCitationsGone)
 	}
-	p, err := freeSynthesisPath(ctx, tx, in.question)
+	p, err := freeSlugPath(ctx, tx, "consult", synthesisDir, in.question)
 	if err != nil {
 		return "", nil, err
 	}
@@ -144,23 +144,24 @@ func stageSynthesis(ctx context.Context, tx *wiki.Tx, in *consultInput, g *gates
 	return p, pinned, nil
 }
 
-// freeSynthesisPath is synthesis/<slug>.md, or the first free
-// synthesis/<slug>-N.md when an earlier answer holds it.
-func freeSynthesisPath(ctx context.Context, tx *wiki.Tx, question string) (string, error) {
-	slug := content.Slug(question)
+// freeSlugPath is <dir><slug of text>.md, or the first free
+// <dir><slug>-N.md when an earlier page holds it. what names the command
+// in errors ("consult", "curate").
+func freeSlugPath(ctx context.Context, tx *wiki.Tx, what, dir, text string) (string, error) {
+	slug := content.Slug(text)
 	for n := 1; n < 1000; n++ {
-		p := synthesisDir + slug + ".md"
+		p := dir + slug + ".md"
 		if n > 1 {
-			p = fmt.Sprintf("%s%s-%d.md", synthesisDir, slug, n)
+			p = fmt.Sprintf("%s%s-%d.md", dir, slug, n)
 		}
 		if _, err := content.CleanPath(p); err != nil {
-			return "", fmt.Errorf("consult: %w", err)
+			return "", fmt.Errorf("%s: %w", what, err)
 		}
 		if !tx.Exists(ctx, p) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("consult %s%s.md: no free name", synthesisDir, slug)
+	return "", fmt.Errorf("%s %s%s.md: no free name", what, dir, slug)
 }
 
 // synthesisBody is the question as a heading, the answer, and the cited
