@@ -31,17 +31,27 @@ type object struct {
 // leaves are small; `git gc` merges them as it merges git's own.
 const packThreshold = 1
 
-// zlibPool recycles compressors; a fresh zlib.Writer allocates ~250 KB.
-var zlibPool = sync.Pool{New: func() any { return zlib.NewWriter(nil) }}
+// zlibPools recycle a store's compressors; a fresh zlib.Writer allocates
+// about 250 KB.
+type zlibPools struct {
+	// loose compresses loose objects at the default level.
+	loose sync.Pool
+	// pack compresses the objects of packs. A pack holds a large batch (an
+	// import of thousands of files) and is compressed at the fastest
+	// level: a third of the CPU of the default level for a pack about a
+	// tenth larger, which the next `git gc` recompresses anyway.
+	pack sync.Pool
+}
 
-// packZlibPool recycles the compressors of packs. A pack holds a large
-// batch (an import of thousands of files) and is compressed at the fastest
-// level: a third of the CPU of the default level for a pack about a tenth
-// larger, which the next `git gc` recompresses anyway.
-var packZlibPool = sync.Pool{New: func() any {
-	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
-	return zw
-}}
+func newZlibPools() *zlibPools {
+	z := &zlibPools{}
+	z.loose.New = func() any { return zlib.NewWriter(nil) }
+	z.pack.New = func() any {
+		zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+		return zw
+	}
+	return z
+}
 
 // writeObjects makes every object durable: written, fsynced, renamed into
 // place and its directory fsynced. Only after it returns may a ref point at
@@ -165,12 +175,12 @@ func (s *Store) writeLoose(o object) (dir string, newDir bool, err error) {
 		return "", newDir, fmt.Errorf("gitstore: write object %s: %w", o.hash, err)
 	}
 	bw := bufio.NewWriter(f)
-	zw := zlibPool.Get().(*zlib.Writer)
+	zw := s.zlib.loose.Get().(*zlib.Writer)
 	zw.Reset(bw)
 	fmt.Fprintf(zw, "%s %d\x00", o.typ, len(o.data))
 	zw.Write(o.data)
 	err = zw.Close()
-	zlibPool.Put(zw)
+	s.zlib.loose.Put(zw)
 	if err != nil {
 		return fail(err)
 	}

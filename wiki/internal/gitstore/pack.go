@@ -71,7 +71,7 @@ func (s *Store) NewPack() (*Pack, error) {
 	copy(hdr[:], "PACK")
 	binary.BigEndian.PutUint32(hdr[4:], 2) // the count is written by Finish
 	p.bw.Write(hdr[:])
-	p.zw = packZlibPool.Get().(*zlib.Writer)
+	p.zw = s.zlib.pack.Get().(*zlib.Writer)
 	return p, nil
 }
 
@@ -190,7 +190,7 @@ func (p *Pack) Discard() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.zw != nil {
-		packZlibPool.Put(p.zw)
+		p.s.zlib.pack.Put(p.zw)
 		p.zw = nil
 	}
 	if p.f == nil {

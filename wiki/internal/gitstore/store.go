@@ -59,6 +59,7 @@ type Store struct {
 	// content, so an entry never goes stale.
 	roots *rootCache
 	trees *treeCache
+	zlib  *zlibPools
 	st    *filesystem.Storage
 
 	writeSem    chan struct{} // in-process half of the write lock
@@ -104,7 +105,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: open %s: %w", path, err)
 	}
-	s := &Store{writeSem: make(chan struct{}, 1), roots: newRootCache(), trees: newTreeCache()}
+	s := &Store{writeSem: make(chan struct{}, 1), roots: newRootCache(), trees: newTreeCache(), zlib: newZlibPools()}
 	if err := s.discover(abs); err != nil {
 		return nil, err
 	}
