@@ -40,13 +40,15 @@ var (
 // scopeRe ends the text before a version that a superlative ranges over
 // ("the latest minor release for Go 1.21"): the version is the scope of
 // "latest", not a claim that it is the latest.
-var scopeRe = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent)(?:\s+[\w-]+){0,3}\s+(?:for|of|in|on)\s+$`)
+var scopeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:latest|newest|most recent)(?:\s+[\w-]+){0,3}\s+(?:for|of|in|on)\s+$`)
+})
 
 // scopedVersion reports whether the version raw, in s, is the scope of
 // a superlative before it.
 func scopedVersion(s, raw string) bool {
 	i := strings.Index(s, raw)
-	return i >= 0 && scopeRe.MatchString(s[:i])
+	return i >= 0 && scopeRe().MatchString(s[:i])
 }
 
 // inIdentifier reports whether every mention of the version raw in s is
@@ -98,14 +100,16 @@ func markerClause(s string, start, end int) string {
 // whole sentence's tense.
 func pastTense(sentence, clause, marker string) bool {
 	past, present := tenseOf(clause)
-	if !past && !present && !presentAdverbRe.MatchString(marker) {
+	if !past && !present && !presentAdverbRe().MatchString(marker) {
 		past, present = tenseOf(sentence)
 	}
 	return past && !present
 }
 
 // presentAdverbRe: time words that put their clause in the present.
-var presentAdverbRe = regexp.MustCompile(`^(currently|at the moment|at present|presently|right now|for now|for the time being|at the time of writing|these days|nowadays)$`)
+var presentAdverbRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(currently|at the moment|at present|presently|right now|for now|for the time being|at the time of writing|these days|nowadays)$`)
+})
 
 // tenseOf looks for finite verbs: auxiliaries and copulas of the present
 // or the past, and a past form in -ed that no determiner, auxiliary or

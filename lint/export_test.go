@@ -6,13 +6,6 @@ import (
 	"github.com/ptwiki/pt/wiki"
 )
 
-// SetBeforeApply lets a test land a commit between a run's planning and
-// its batch; it returns the function that removes the hook.
-func SetBeforeApply(fn func()) (restore func()) {
-	testHookBeforeApply = fn
-	return func() { testHookBeforeApply = nil }
-}
-
 // WithoutFacts returns opts for a run that reads and parses every page
 // and keeps no facts: the reference a run with kept facts must match.
 func WithoutFacts(opts Options) Options {

@@ -20,17 +20,17 @@ func TestRunReplanDescribesCommit(t *testing.T) {
 	ctx := context.Background()
 	dir, s := newSpace(t)
 	plant(t, dir, "testdata/planted.txtar")
-	restore := lint.SetBeforeApply(func() {
-		page := "---\ntitle: Late\n---\nA page written while lint ran: [gone](gone.md).\n"
-		if err := os.WriteFile(filepath.Join(dir, "pages", "late.md"), []byte(page), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		git(t, dir, "add", "-A")
-		git(t, dir, "commit", "-q", "-m", "late: a page with a dead link")
-	})
-	defer restore()
-
-	rep, err := lint.Run(ctx, s, lint.Options{Now: now})
+	prep, err := lint.Prepare(ctx, s, lint.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := "---\ntitle: Late\n---\nA page written while lint ran: [gone](gone.md).\n"
+	if err := os.WriteFile(filepath.Join(dir, "pages", "late.md"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "late: a page with a dead link")
+	rep, err := prep.Commit(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

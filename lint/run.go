@@ -116,9 +116,6 @@ func (p *Prepared) Commit(ctx context.Context) (*Report, error) {
 		plan.report.DryRun = true
 		return plan.report, nil
 	}
-	if testHookBeforeApply != nil {
-		testHookBeforeApply()
-	}
 	b := wiki.Batch{Kind: wiki.KindLint, Author: p.opts.Author, When: p.when}
 	res, err := s.Apply(ctx, b, func(ctx context.Context, tx *wiki.Tx) error {
 		if tx.Head() != head {
@@ -163,10 +160,6 @@ func sameSpace(ctx context.Context, s *wiki.Space, a, b wiki.Rev) (bool, error) 
 	diff, err := s.Diff(ctx, a, b)
 	return len(diff) == 0, err
 }
-
-// testHookBeforeApply, when set by a test, runs between planning and
-// applying, where another writer may land.
-var testHookBeforeApply func()
 
 // plan is a run's outcome computed at one head, ready to be staged.
 type plan struct {
