@@ -169,6 +169,7 @@ func BenchmarkQueryDirect(b *testing.B) {
 			}
 			var next atomic.Int64
 			b.ResetTimer()
+			cpu0, cpuErr := procCPU(os.Getpid())
 			start := time.Now()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -180,6 +181,9 @@ func BenchmarkQueryDirect(b *testing.B) {
 				}
 			})
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
+			if cpu1, err := procCPU(os.Getpid()); cpuErr == nil && err == nil {
+				b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/call")
+			}
 			b.ReportMetric(answered, "sufficient-%")
 		})
 	}

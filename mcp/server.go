@@ -33,6 +33,9 @@ type Options struct {
 	// ConfirmTTL is how long a destructive call's preview may be
 	// confirmed; 0 means DefaultConfirmTTL.
 	ConfirmTTL time.Duration
+	// MaxQueries is how many query_knowledge_base calls are answered at
+	// once; more wait their turn. 0 means GOMAXPROCS.
+	MaxQueries int
 }
 
 // NewServer returns the MCP server of a space: the eight tools, the page
@@ -49,7 +52,7 @@ func NewServer(s *wiki.Space, opts Options) *sdk.Server {
 		Logger:       opts.Logger,
 		Capabilities: capabilities(),
 	})
-	t := &tools{space: s, engine: opts.Engine, opts: opts, confirm: newConfirmations(opts.ConfirmTTL)}
+	t := &tools{space: s, engine: opts.Engine, opts: opts, confirm: newConfirmations(opts.ConfirmTTL), queries: newQuerySlots(opts.MaxQueries)}
 	t.register(srv)
 	t.addResources(srv)
 	addPrompt(srv)

@@ -39,6 +39,7 @@ type tools struct {
 	engine  *retrieve.Engine // nil: one per call (Options.Engine)
 	opts    Options
 	confirm *confirmations
+	queries querySlots // query_knowledge_base calls answered at once
 }
 
 // retriever returns the server's Engine, or one opened for a single call

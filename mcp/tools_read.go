@@ -125,7 +125,12 @@ func (t *tools) query(ctx context.Context, req *sdk.CallToolRequest, in QueryInp
 			return nil, nil, fmt.Errorf("query_knowledge_base: since: %w", err)
 		}
 	}
+	give, err := t.queries.take(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("query_knowledge_base: %w", err)
+	}
 	res, err := e.Query(ctx, rq)
+	give()
 	if err != nil {
 		return nil, nil, fmt.Errorf("query_knowledge_base: %w", err)
 	}
