@@ -108,10 +108,15 @@ func cleanYAMLErr(err error) string {
 // reads back as the same string.
 func bareExpires(m *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if v := m.Content[i+1]; m.Content[i].Value == "expires" && v.Kind == yaml.ScalarNode {
-			if _, ok := (Meta{Expires: v.Value}).ExpiresAt(); ok && !strings.ContainsAny(v.Value, " #") {
-				v.Tag, v.Style = "!!timestamp", 0
-			}
+		if v := m.Content[i+1]; m.Content[i].Value == "expires" && v.Kind == yaml.ScalarNode && bareDate(v.Value) {
+			v.Tag, v.Style = "!!timestamp", 0
 		}
 	}
+}
+
+// bareDate reports whether bareExpires writes an `expires` of this value
+// bare.
+func bareDate(expires string) bool {
+	_, ok := (Meta{Expires: expires}).ExpiresAt()
+	return ok && !strings.ContainsAny(expires, " #")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -161,21 +162,12 @@ func (p *Page) Bytes() ([]byte, error) {
 	if !p.hadFront && reflect.DeepEqual(p.Meta, Meta{}) {
 		return append([]byte(nil), p.Body...), nil
 	}
-	var fresh yaml.Node
-	if err := fresh.Encode(p.Meta); err != nil {
-		return nil, fmt.Errorf("encode frontmatter: %w", err)
-	}
-	bareExpires(&fresh)
-	if out, ok := p.spliceFront(&fresh); ok {
-		return out, nil
-	}
-	merged := &fresh
-	if p.node != nil {
-		merged = mergeMapping(p.node, &fresh, reflect.TypeOf(Meta{}))
-	}
-	out, err := yaml.Marshal(merged)
+	out, whole, err := p.encodeFront()
 	if err != nil {
 		return nil, fmt.Errorf("encode frontmatter: %w", err)
+	}
+	if whole {
+		return out, nil
 	}
 	// Sized once: a page is kept until its batch commits, and a buffer
 	// grown by doubling would keep up to twice its size.
@@ -185,6 +177,57 @@ func (p *Page) Bytes() ([]byte, error) {
 	buf.WriteString("---\n")
 	buf.Write(p.Body)
 	return buf.Bytes(), nil
+}
+
+// encodeFront encodes a changed page's frontmatter, or, when whole is
+// true, the whole page with its frontmatter spliced (spliceFront). A page
+// with no frontmatter of its own, no date to write bare and no text that
+// needs a node (needsNode) is encoded straight from Meta: through a yaml.Node, which
+// a page whose keys are kept needs, the same bytes cost two encodings and
+// a parse more. (What is read back into the node can come out otherwise:
+// a lone line break is written "" the second time, "<<" as "!!merge <<".)
+func (p *Page) encodeFront() (out []byte, whole bool, err error) {
+	if p.node == nil && !bareDate(p.Meta.Expires) && !needsNode(reflect.ValueOf(p.Meta)) {
+		out, err = yaml.Marshal(p.Meta)
+		return out, false, err
+	}
+	var fresh yaml.Node
+	if err := fresh.Encode(p.Meta); err != nil {
+		return nil, false, err
+	}
+	bareExpires(&fresh)
+	if out, ok := p.spliceFront(&fresh); ok {
+		return out, true, nil
+	}
+	merged := &fresh
+	if p.node != nil {
+		merged = mergeMapping(p.node, &fresh, reflect.TypeOf(Meta{}))
+	}
+	out, err = yaml.Marshal(merged)
+	return out, false, err
+}
+
+// needsNode reports whether a string in v holds a character YAML reads
+// as a line break, or is "<<", which yaml.v3 writes bare and reads back as
+// a merge key.
+func needsNode(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return strings.ContainsAny(v.String(), "\n\r\u0085\u2028\u2029") || v.String() == "<<"
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if needsNode(v.Field(i)) {
+				return true
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			if needsNode(v.Index(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // MustBytes is Bytes for pages built by pt itself, whose Meta always encodes.

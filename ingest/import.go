@@ -358,8 +358,8 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	// else its file name, whose words stay searchable as an alias.
 	// The body is analysed once, for its title and for its links
 	// (linkCorpus).
-	st := content.Analyze(pg.Body)
-	d.st = &content.Structure{Headings: st.Headings, Links: st.Links} // not its sections: the text again
+	st := content.Outline(pg.Body) // not its sections: the text again
+	d.st = &content.Structure{Headings: st.Headings, Links: st.Links}
 	d.headings = make([]string, len(st.Headings))
 	for i, h := range st.Headings {
 		d.headings[i] = h.Text

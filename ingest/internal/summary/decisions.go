@@ -35,9 +35,10 @@ var (
 		return regexp.MustCompile(`(?:[—–(]|\s-)\s*\p{Lu}[\p{L}'-]+(?:\s+owns\b|\s*\)|\s*,|\s*$)|\b(?i:owner|owners|assignee)\s*:|@[\w.\-]+|\b(?:by|before|due)\s+(?:\p{Lu}\w+|\d)`)
 	})
 	actorVerb = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(\p{Lu}[\p{L}'-]+)(?:\s*(?:\+|and|&)\s*\p{Lu}[\p{L}'-]+)?\s+(?:will|owns|to|builds|writes|adds|takes|sets|moves|fixes|updates|drafts|sends|reviews|re-reviews|removes|escalates|checks|follows|files|runs|schedules|investigates|creates|pairs|prepares|migrates|rolls|ships|contacts|tells)\b`)
+		return regexp.MustCompile(`^(\p{Lu}[\p{L}'-]+)(?:\s*(?:\+|and|&)\s*\p{Lu}[\p{L}'-]+)?\s+(?:` + actorVerbList + `)\b`)
 	})
-	notActors = map[string]bool{"It": true, "This": true, "That": true, "These": true, "Those": true,
+	actorVerbs = sync.OnceValue(func() []string { return strings.Split(actorVerbList, "|") })
+	notActors  = map[string]bool{"It": true, "This": true, "That": true, "These": true, "Those": true,
 		"There": true, "We": true, "They": true, "He": true, "She": true, "You": true, "I": true,
 		"Nothing": true, "Everything": true, "Everyone": true, "Someone": true, "Nobody": true,
 		"Each": true, "Every": true, "Any": true, "All": true, "The": true, "A": true, "An": true,
@@ -139,10 +140,17 @@ func decisionsAndActions(blocks []block, sents [][]string) (decisions, actions [
 	return decisions, actions
 }
 
+// actorVerbList holds the verbs of doing that actorVerb reads after a name.
+const actorVerbList = "will|owns|to|builds|writes|adds|takes|sets|moves|fixes|updates|drafts|sends|reviews|re-reviews|removes|" +
+	"escalates|checks|follows|files|runs|schedules|investigates|creates|pairs|prepares|migrates|rolls|ships|contacts|tells"
+
 // actor finds "Tomás will write the fuzz test", "Kofi builds it": a
 // capitalised name (not a pronoun or determiner) that opens a sentence
 // with "will" or a verb of doing.
 func actor(s string) bool {
+	if !mayActor(s) {
+		return false
+	}
 	m := actorVerb().FindStringSubmatch(s)
 	return m != nil && !notActors[m[1]]
 }

@@ -1,9 +1,7 @@
 package summary
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 )
 
 // The source kinds the summarizer leads by. A runbook or how-to comes in
@@ -17,20 +15,20 @@ const (
 )
 
 var (
-	chatLine = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s+)?@?[\p{L}][\p{L}\p{N}._-]{0,23}:\s+\S`)
+	chatLine       = guard(`^(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s+)?@?[\p{L}][\p{L}\p{N}._-]{0,23}:\s+\S`, hasColonSpace)
+	postmortemSign = guard(`(?i)\bpost-?mortem\b|\bincident report\b|^root cause|^(?:customer )?impact$|^what went wrong`, func(s string) bool {
+		return containsAnyFold(s, "mortem", "incident report") || hasAnyPrefixFold(s, "root cause", "customer impact", "impact", "what went wrong")
 	})
-	postmortemSign = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bpost-?mortem\b|\bincident report\b|^root cause|^(?:customer )?impact$|^what went wrong`)
+	decisionSign = guard(`(?i)\bADR\b|\bdecision\b|\bRFC\b|^(?:proposal|proposed (?:design|solution|change)|alternatives(?: considered)?|options considered)$`, func(s string) bool {
+		return containsAnyFold(s, "adr", "decision", "rfc") || hasAnyPrefixFold(s, "proposal", "proposed ", "alternatives", "options considered")
 	})
-	decisionSign = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bADR\b|\bdecision\b|\bRFC\b|^(?:proposal|proposed (?:design|solution|change)|alternatives(?: considered)?|options considered)$`)
+	procedureSign = guard(`(?i)\brunbook\b|\bplaybook\b|\bhow[ -]to\b|^steps\b|^procedure|^prerequisites|^before you (?:start|begin)|\bset(?:ting)? up\b|\bguide\b`, func(s string) bool {
+		return containsAnyFold(s, "runbook", "playbook", "how to", "how-to", "set up", "setting up", "guide") ||
+			hasAnyPrefixFold(s, "steps", "procedure", "prerequisites", "before you ")
 	})
-	procedureSign = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\brunbook\b|\bplaybook\b|\bhow[ -]to\b|^steps\b|^procedure|^prerequisites|^before you (?:start|begin)|\bset(?:ting)? up\b|\bguide\b`)
-	})
-	meetingSign = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bmeeting\b|\bsync\b|\bstandup\b|\bstand-up\b|\bretro\b|\bminutes\b|\bhandoff\b|\bplanning\b|^attendees\b|^present\b|^agenda\b|^action items\b`)
+	meetingSign = guard(`(?i)\bmeeting\b|\bsync\b|\bstandup\b|\bstand-up\b|\bretro\b|\bminutes\b|\bhandoff\b|\bplanning\b|^attendees\b|^present\b|^agenda\b|^action items\b`, func(s string) bool {
+		return containsAnyFold(s, "meeting", "sync", "standup", "stand-up", "retro", "minutes", "handoff", "planning") ||
+			hasAnyPrefixFold(s, "attendees", "present", "agenda", "action items")
 	})
 )
 
@@ -53,7 +51,7 @@ func kindOf(given, title string, blocks []block) string {
 		case paraBlock:
 			for _, l := range b.lines {
 				lines++
-				if chatLine().MatchString(l) && !metaKey().MatchString(l) {
+				if chatLine.MatchString(l) && !metaKey().MatchString(l) {
 					chat++
 				}
 			}
@@ -66,8 +64,8 @@ func kindOf(given, title string, blocks []block) string {
 	}
 	for _, k := range []struct {
 		kind string
-		re   *regexp.Regexp
-	}{{kindPostmortem, postmortemSign()}, {kindDecision, decisionSign()}, {kindProcedure, procedureSign()}, {kindMeeting, meetingSign()}} {
+		re   pattern
+	}{{kindPostmortem, postmortemSign}, {kindDecision, decisionSign}, {kindProcedure, procedureSign}, {kindMeeting, meetingSign}} {
 		for _, h := range heads {
 			if k.re.MatchString(strings.TrimSpace(h)) {
 				return k.kind

@@ -7,35 +7,35 @@ import (
 )
 
 var (
-	decisionSection = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:the\s+)?(?:decision|decision outcome|outcome|resolution|conclusion|what we decided|we decided|proposal)\b`)
+	decisionSection = guard(`(?i)^(?:the\s+)?(?:decision|decision outcome|outcome|resolution|conclusion|what we decided|we decided|proposal)\b`, func(s string) bool {
+		return containsAnyFold(s, "decision", "outcome", "resolution", "conclusion", "decided", "proposal")
 	})
-	decideWords = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:we will|we decided|decided to|decided that|we chose|we choose|chose|adopt|go with|going with|settled on|agreed to|accepted)\b`)
+	decideWords = guard(`(?i)\b(?:we will|we decided|decided to|decided that|we chose|we choose|chose|adopt|go with|going with|settled on|agreed to|accepted)\b`, func(s string) bool {
+		return containsAnyFold(s, "we will", "decided", "chose", "choose", "adopt", "go with", "going with", "settled on", "agreed to", "accepted")
 	})
-	tldr = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:tl;?dr|decision|summary|in short|bottom line)\s*[:\-–]\s*\S`)
+	tldr = guard(`(?i)^(?:tl;?dr|decision|summary|in short|bottom line)\s*[:\-–]\s*\S`, func(s string) bool {
+		return hasAnyPrefixFold(s, "tl", "decision", "summary", "in short", "bottom line")
 	})
-	strongReason = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:reasons?|why|rationale|because)\b|\bbecause\b|\brejected\b|\bin exchange\b|\bso that\b`)
+	strongReason = guard(`(?i)^(?:reasons?|why|rationale|because)\b|\bbecause\b|\brejected\b|\bin exchange\b|\bso that\b`, func(s string) bool {
+		return hasAnyPrefixFold(s, "reason", "why", "rationale") || containsAnyFold(s, "because", "rejected", "in exchange", "so that")
 	})
-	reasonWords = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bdue to\b|\btoo (?:heavy|costly|expensive|slow|complex|risky)\b|\bcosts?\b|\bdriven by\b|\bmotivat|\breasons?\b`)
+	reasonWords = guard(`(?i)\bdue to\b|\btoo (?:heavy|costly|expensive|slow|complex|risky)\b|\bcosts?\b|\bdriven by\b|\bmotivat|\breasons?\b`, func(s string) bool {
+		return containsAnyFold(s, "due to", "too ", "cost", "driven by", "motivat", "reason")
 	})
-	reasonPlace = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:why|reasons?|rationale|motivation|decision drivers|drivers)\b`)
+	reasonPlace = guard(`(?i)^(?:why|reasons?|rationale|motivation|decision drivers|drivers)\b`, func(s string) bool {
+		return hasAnyPrefixFold(s, "why", "reason", "rationale", "motivation", "decision drivers", "drivers")
 	})
-	contextSection = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:context|background|problem|motivation|why)\b`)
+	contextSection = guard(`(?i)^(?:context|background|problem|motivation|why)\b`, func(s string) bool {
+		return hasAnyPrefixFold(s, "context", "background", "problem", "motivation", "why")
 	})
-	impactSection = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:summary|impact|customer impact|user impact|what happened|overview|tl;?dr|description|incident summary)\b`)
+	impactSection = guard(`(?i)^(?:summary|impact|customer impact|user impact|what happened|overview|tl;?dr|description|incident summary)\b`, func(s string) bool {
+		return hasAnyPrefixFold(s, "summary", "impact", "customer impact", "user impact", "what happened", "overview", "tl", "description", "incident summary")
 	})
-	causeSection = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\broot causes?\b|^causes?\b|^why\b|^contributing`)
+	causeSection = guard(`(?i)\broot causes?\b|^causes?\b|^why\b|^contributing`, func(s string) bool {
+		return containsFold(s, "root cause") || hasAnyPrefixFold(s, "cause", "why", "contributing")
 	})
-	goalSection = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:goal|purpose|overview|when to use|about|summary|introduction|context|what this|why)\b`)
+	goalSection = guard(`(?i)^(?:goal|purpose|overview|when to use|about|summary|introduction|context|what this|why)\b`, func(s string) bool {
+		return hasAnyPrefixFold(s, "goal", "purpose", "overview", "when to use", "about", "summary", "introduction", "context", "what this", "why")
 	})
 	concludeWords = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:agreed|decided|decision|going with|go with|let'?s (?:go|do|use|keep|revisit|ship|move)|granted|approved|conclusion|settled|final(?:ly)?|ship it|plan is|we'll|we will|moving forward|consensus|ok,? so|to summari[sz]e|wrap(?:ping)? up|the plan)\b|\bso:`)
@@ -57,12 +57,12 @@ func lead(kind, title string, blocks []block, sents [][]string, decisions, actio
 	var out []string
 	switch kind {
 	case kindDecision:
-		dec := markedSentences(blocks, sents, tldr(), 1, nil)
+		dec := markedSentences(blocks, sents, tldr, 1, nil)
 		if len(dec) == 0 {
-			dec = sectionSentences(blocks, sents, decisionSection(), 2)
+			dec = sectionSentences(blocks, sents, decisionSection, 2)
 		}
 		if len(dec) == 0 {
-			dec = markedSentences(blocks, sents, decideWords(), 2, nil)
+			dec = markedSentences(blocks, sents, decideWords, 2, nil)
 		}
 		out = append(out, dec...)
 		out = append(out, reasons(blocks, sents, dec)...)
@@ -70,11 +70,11 @@ func lead(kind, title string, blocks []block, sents [][]string, decisions, actio
 		out = append(out, first(decisions, 3)...)
 		out = append(out, first(actions, 4)...)
 	case kindPostmortem:
-		out = append(out, sectionSentences(blocks, sents, impactSection(), 2)...)
-		out = append(out, sectionSentences(blocks, sents, causeSection(), 2)...)
+		out = append(out, sectionSentences(blocks, sents, impactSection, 2)...)
+		out = append(out, sectionSentences(blocks, sents, causeSection, 2)...)
 		out = append(out, first(actions, 4)...)
 	case kindProcedure:
-		goal := sectionSentences(blocks, sents, goalSection(), 2)
+		goal := sectionSentences(blocks, sents, goalSection, 2)
 		if len(goal) == 0 {
 			goal = opening(title, blocks, sents, 2)
 		}
@@ -99,12 +99,12 @@ func reasons(blocks []block, sents [][]string, skip []string) []string {
 			intro = ""
 			continue
 		}
-		place := reasonPlace().MatchString(b.section) || b.kind == itemBlock && reasonPlace().MatchString(intro)
+		place := reasonPlace.MatchString(b.section) || b.kind == itemBlock && reasonPlace.MatchString(intro)
 		if b.kind == paraBlock {
 			intro = b.text
 		}
 		for _, s := range sents[i] {
-			if len(strong) < 2 && (place || strongReason().MatchString(s)) && !strings.HasSuffix(s, ":") &&
+			if len(strong) < 2 && (place || strongReason.MatchString(s)) && !strings.HasSuffix(s, ":") &&
 				informative(s, len(strings.Fields(s))) && !containsFoldAll(skip, s) {
 				strong = append(strong, s)
 			}
@@ -113,10 +113,10 @@ func reasons(blocks []block, sents [][]string, skip []string) []string {
 	if len(strong) > 0 {
 		return strong
 	}
-	if r := markedSentences(blocks, sents, reasonWords(), 2, skip); len(r) > 0 {
+	if r := markedSentences(blocks, sents, reasonWords, 2, skip); len(r) > 0 {
 		return r
 	}
-	return sectionSentences(blocks, sents, contextSection(), 1)
+	return sectionSentences(blocks, sents, contextSection, 1)
 }
 
 func first(xs []string, n int) []string { return xs[:min(n, len(xs))] }
@@ -135,7 +135,7 @@ func dedupe(xs []string) []string {
 
 // sectionSentences returns the first n informative sentences of the
 // sections whose heading matches re.
-func sectionSentences(blocks []block, sents [][]string, re *regexp.Regexp, n int) []string {
+func sectionSentences(blocks []block, sents [][]string, re pattern, n int) []string {
 	var out []string
 	for i, b := range blocks {
 		if b.kind == headingBlock || !re.MatchString(b.section) {
@@ -155,7 +155,7 @@ func sectionSentences(blocks []block, sents [][]string, re *regexp.Regexp, n int
 
 // markedSentences returns the first n informative sentences that match re
 // and are not in skip.
-func markedSentences(blocks []block, sents [][]string, re *regexp.Regexp, n int, skip []string) []string {
+func markedSentences(blocks []block, sents [][]string, re pattern, n int, skip []string) []string {
 	var out []string
 	for i, b := range blocks {
 		if b.kind == headingBlock {
@@ -212,7 +212,7 @@ func conclusion(blocks []block, n int) []string {
 			continue
 		}
 		for _, l := range b.lines {
-			if chatLine().MatchString(l) {
+			if chatLine.MatchString(l) {
 				msgs = append(msgs, l)
 			} else if len(msgs) > 0 && !strings.Contains(l, ":") {
 				msgs[len(msgs)-1] += " " + l // a message over several lines

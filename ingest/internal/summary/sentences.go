@@ -174,8 +174,12 @@ type candidate struct {
 }
 
 func candidates(blocks []block, sents [][]string) []candidate {
-	var out []candidate
-	seen := map[string]bool{}
+	n := 0
+	for _, ss := range sents {
+		n += len(ss)
+	}
+	out := make([]candidate, 0, n)
+	seen := make(map[string]bool, n)
 	prose := 0
 	for bi, b := range blocks {
 		if b.kind == headingBlock || b.row {
@@ -195,12 +199,17 @@ func candidates(blocks []block, sents [][]string) []candidate {
 }
 
 func scoreSentences(title string, blocks []block, cands []candidate) {
-	tf := map[string]int{}
+	n := 0
+	for _, c := range cands {
+		n += len(c.words)
+	}
+	tf := make(map[string]int, n)
 	maxTF := 1
 	for _, c := range cands {
 		for _, w := range c.words {
-			tf[w]++
-			maxTF = max(maxTF, tf[w])
+			f := tf[w] + 1
+			tf[w] = f
+			maxTF = max(maxTF, f)
 		}
 	}
 	titleWords := wordSet(title)
