@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -416,10 +417,18 @@ func clipParagraph(p string, want map[string]bool, room int) string {
 	score := make([]float64, len(lines))
 	var order []int
 	for i := range lines {
+		// summed in the terms' order, not the map's: floating-point sums
+		// in another order can differ in the last bit and break a tie the
+		// other way, so the same question would get another excerpt
+		var ts []string
 		for t := range sets[i] {
 			if want[t] {
-				score[i] += 1 / float64(df[t])
+				ts = append(ts, t)
 			}
+		}
+		slices.Sort(ts)
+		for _, t := range ts {
+			score[i] += 1 / float64(df[t])
 		}
 		if score[i] > 0 {
 			order = append(order, i)

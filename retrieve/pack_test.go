@@ -120,3 +120,32 @@ func FuzzExcerpt(f *testing.F) {
 		}
 	})
 }
+
+// TestClipParagraphIsStable: two lines whose weights tie (1/2+1/3+1/6
+// against 1) must be kept the same way every time. Summed in a map's
+// order, 1/2+1/3+1/6 is sometimes 1 and sometimes just under it, and the
+// same question got another excerpt from one run to the next.
+func TestClipParagraphIsStable(t *testing.T) {
+	pad := strings.Repeat(" filler", 20)
+	lines := []string{
+		"amber basalt cobalt",
+		"dolomite",
+		"amber" + pad,
+		"basalt" + pad,
+		"basalt" + pad,
+	}
+	for i := 0; i < 5; i++ {
+		lines = append(lines, "cobalt"+pad)
+	}
+	p := strings.Join(lines, "\n")
+	want := termSet("amber basalt cobalt dolomite")
+	first := clipParagraph(p, want, 25)
+	if first == "" {
+		t.Fatal("nothing kept")
+	}
+	for i := 0; i < 200; i++ {
+		if got := clipParagraph(p, want, 25); got != first {
+			t.Fatalf("run %d kept %q, the first run %q", i, got, first)
+		}
+	}
+}
