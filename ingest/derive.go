@@ -25,14 +25,20 @@ const (
 	minHubLinks = 8
 )
 
-// corpusDoc is what topic derivation needs to know of one file.
+// corpusDoc is what topic derivation needs to know of one file. It holds
+// no text: what derivation reads of a file's text (its words, for the
+// vocabulary of topics and for its subject) comes from deriveTopics's
+// text function, once, and only for the files that need it.
 type corpusDoc struct {
 	rel   string // slash path relative to the corpus root
+	blob  string // the file's git blob id: the revision provenance pins
 	title string
 	// aliases are the file name's words when the title is not from it;
 	// topics are matched on both.
 	aliases []string
-	body    []byte
+	// body is the text, for a caller that has it at hand (an ingest of
+	// one source); an import leaves it nil and reads files again.
+	body []byte
 	// headings are the texts of the body's headings; nil when not known
 	// yet (they are then read from body).
 	headings []string
@@ -53,27 +59,29 @@ type docLink struct {
 }
 
 // deriveTopics gives every document without topics some, in this order:
-// the taxonomy of the space (tax, may be empty), the document's folder, the
-// section of an index page of the corpus that links to it, the vocabulary
-// of the topics found so far, the words of its subject (subjectTopics), and
-// last the corpus's own name (root).
-func deriveTopics(docs []*corpusDoc, tax *taxonomy.Set, root string) {
+// (the taxonomy of the space, matched by the caller as each file is read,)
+// the document's folder, the section of an index page of the corpus that
+// links to it, the vocabulary of the topics found so far, the words of its
+// subject (subjectTopics), and last the corpus's own name (root). text
+// returns a document's body; it is called once for each document left
+// without a topic by its folder and the link graph, on several goroutines,
+// and its result is not kept. Headings and links are let go of once read.
+func deriveTopics(docs []*corpusDoc, root string, text func(d *corpusDoc) ([]byte, error)) error {
 	var rest []*corpusDoc
 	for _, d := range docs {
-		if len(d.topics) > 0 {
-			continue
-		}
-		if tax != nil {
-			d.topics = tax.Match(d.names(), d.body)
-		}
 		if len(d.topics) == 0 {
 			rest = append(rest, d)
 		}
 	}
 	rest = byFolder(docs, rest)
 	rest = byLinkGraph(docs, rest)
+	defer func() {
+		for _, d := range docs {
+			d.headings, d.links = nil, nil
+		}
+	}()
 	if len(rest) == 0 {
-		return
+		return nil
 	}
 	derived := taxonomy.New()
 	for _, d := range docs {
@@ -82,19 +90,44 @@ func deriveTopics(docs []*corpusDoc, tax *taxonomy.Set, root string) {
 		}
 	}
 	derived.Finish()
-	var unnamed []*corpusDoc
-	for _, d := range rest {
-		d.topics = derived.Match(d.names(), d.body)
-		if len(d.topics) == 0 {
-			unnamed = append(unnamed, d)
+	lx := newLexicon()
+	terms := make([]subjectTerms, len(rest))
+	unnamed := make([]bool, len(rest))
+	errs := make([]error, len(rest))
+	parallel(len(rest), func(i int) {
+		d := rest[i]
+		body, err := text(d)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		if d.topics = derived.Match(d.names(), body); len(d.topics) == 0 {
+			unnamed[i] = true
+			terms[i] = subjectTermsOf(lx, d.names(), headingsOf(d, body), body)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
-	subjectTopics(unnamed)
-	for _, d := range unnamed {
-		if len(d.topics) == 0 {
-			d.topics = []string{root}
+	var idx []int
+	var kept []subjectTerms
+	for i := range rest {
+		if unnamed[i] {
+			idx = append(idx, i)
+			kept = append(kept, terms[i])
 		}
 	}
+	terms = nil
+	for k, t := range pickSubjects(lx, kept) {
+		d := rest[idx[k]]
+		if t == "" {
+			t = root
+		}
+		d.topics = []string{t}
+	}
+	return nil
 }
 
 // byFolder assigns the topic of the document's deepest folder that holds at

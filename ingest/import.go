@@ -57,16 +57,21 @@ type ImportResult struct {
 // errBadFile is wrapped by a strict import's error.
 var errBadFile = errors.New("bad file")
 
-// importDoc is one file of the corpus on its way into the space.
+// importDoc is one file of the corpus on its way into the space. Its text
+// and page are read again when it is rendered (load).
 type importDoc struct {
 	corpusDoc
+	files   *corpusFiles
 	data    []byte
 	page    *content.Page
-	blob    string             // the file's git blob id: the revision provenance pins
-	source  string             // space path of the source page
-	summary string             // space path of the summary page
-	inPlace bool               // the file is already inside the space: never rewritten
-	st      *content.Structure // the body's headings and links, until linkCorpus reads them
+	source  string // space path of the source page
+	summary string // space path of the summary page
+	inPlace bool   // the file is already inside the space: never rewritten
+	// st holds the body's links that may point into the corpus: for
+	// linkCorpus, then for load to rewrite them in a copy.
+	st *content.Structure
+	// linkHeadings are the headings of the sections of st's links.
+	linkHeadings []string
 
 	// Rendered before the batch takes the write lock, for the head it was
 	// read at; staging renders again if the batch lands on another head.
@@ -180,11 +185,12 @@ func (c *importer) title() string {
 // prepare reads and checks the corpus and derives its topics with the
 // taxonomy at head.
 func (c *importer) prepare(ctx context.Context, head wiki.Rev, res *ImportResult) error {
-	docs, err := readCorpus(c.abs, c.inSpace, c.s.Config().SourceLimit(), c.opts, res)
+	tax, err := taxonomy.Load(ctx, c.s, head)
 	if err != nil {
 		return err
 	}
-	tax, err := taxonomy.Load(ctx, c.s, head)
+	files := &corpusFiles{abs: c.abs}
+	docs, err := readCorpus(files, c.inSpace, c.s.Config().SourceLimit(), c.opts, tax, res)
 	if err != nil {
 		return err
 	}
@@ -192,7 +198,9 @@ func (c *importer) prepare(ctx context.Context, head wiki.Rev, res *ImportResult
 	for i, d := range docs {
 		cds[i] = &d.corpusDoc
 	}
-	deriveTopics(cds, tax, c.root)
+	if err := deriveTopics(cds, c.root, files.body); err != nil {
+		return err
+	}
 	c.docs, c.staged = docs, false
 	c.total, c.base = 2*(len(docs)+len(res.Skipped)), len(docs)+2*len(res.Skipped)
 	return nil
@@ -246,10 +254,12 @@ func (c *importer) stage(ctx context.Context, tx *wiki.Tx, res *ImportResult) er
 	})
 }
 
-// readCorpus reads and checks every Markdown file under abs, and rewrites
-// the links of the copies. Bad files are recorded in res.Skipped (or, with
+// readCorpus reads and checks every Markdown file of the corpus, matches
+// those without topics to the space's taxonomy tax, and finds the links
+// between them. Bad files are recorded in res.Skipped (or, with
 // opts.Strict, end the import).
-func readCorpus(abs, inSpace string, limit int64, opts ImportOptions, res *ImportResult) ([]*importDoc, error) {
+func readCorpus(files *corpusFiles, inSpace string, limit int64, opts ImportOptions, tax *taxonomy.Set, res *ImportResult) ([]*importDoc, error) {
+	abs := files.abs
 	var rels []string
 	err := filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -300,8 +310,9 @@ func readCorpus(abs, inSpace string, limit int64, opts ImportOptions, res *Impor
 	outs := make([]outcome, len(rels))
 	var mu sync.Mutex
 	read := 0
+	all := newCorpusIndex(rels, opts.SitePrefixes)
 	parallel(len(rels), func(i int) {
-		outs[i].doc, outs[i].err = readDoc(abs, rels[i], inSpace, limit)
+		outs[i].doc, outs[i].err = readDoc(files, rels[i], inSpace, limit, all, tax)
 		if opts.Progress != nil {
 			mu.Lock()
 			read++
@@ -324,7 +335,7 @@ func readCorpus(abs, inSpace string, limit int64, opts ImportOptions, res *Impor
 			docs = append(docs, o.doc)
 		}
 	}
-	linkCorpus(docs, opts.SitePrefixes)
+	linkCorpus(docs, files, opts.SitePrefixes)
 	return docs, nil
 }
 
@@ -333,9 +344,12 @@ type badFile struct{ err error }
 
 func (b *badFile) Error() string { return b.err.Error() }
 
-// readDoc reads and checks one file of the corpus.
-func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
-	d := &importDoc{corpusDoc: corpusDoc{rel: rel}, inPlace: inSpace != ""}
+// readDoc reads and checks one file of the corpus and keeps what topic
+// derivation and linkCorpus read of it, not its text: its title, headings,
+// topics (its own, else the taxonomy's match), and the links that may
+// point to a file of the corpus (all: every file found).
+func readDoc(files *corpusFiles, rel, inSpace string, limit int64, all *corpusIndex, tax *taxonomy.Set) (*importDoc, error) {
+	d := &importDoc{corpusDoc: corpusDoc{rel: rel}, files: files, inPlace: inSpace != ""}
 	if d.inPlace {
 		d.source = path.Join(inSpace, rel)
 		d.summary = summariesDir + strings.TrimPrefix(d.source, sourcesDir)
@@ -345,7 +359,7 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	if _, err := content.CleanPath(d.source); err != nil {
 		return nil, &badFile{err}
 	}
-	data, err := os.ReadFile(filepath.Join(abs, filepath.FromSlash(rel)))
+	data, err := os.ReadFile(filepath.Join(files.abs, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil, err
 	}
@@ -353,24 +367,44 @@ func readDoc(abs, rel, inSpace string, limit int64) (*importDoc, error) {
 	if err != nil {
 		return nil, &badFile{unwrapIngest(rel, err)}
 	}
-	d.data, d.page, d.blob, d.body = data, pg, wiki.BlobID(data), pg.Body
+	d.blob = wiki.BlobID(data)
 	// Titled like an ingested file: its frontmatter, else its first H1,
 	// else its file name, whose words stay searchable as an alias.
-	// The body is analysed once, for its title and for its links
-	// (linkCorpus).
-	st := content.Outline(pg.Body) // not its sections: the text again
-	d.st = &content.Structure{Headings: st.Headings, Links: st.Links}
+	// The body is outlined once, for its title and for its links
+	// (linkCorpus); its sections would copy the text.
+	st := content.Outline(pg.Body)
 	d.headings = make([]string, len(st.Headings))
 	for i, h := range st.Headings {
 		d.headings[i] = h.Text
 	}
-	d.title = sourceTitleOf("", pg, d.st.FirstH1)
+	d.st = &content.Structure{}
+	for _, l := range st.Links {
+		if _, _, ok := all.resolve(rel, l); !ok {
+			continue // it cannot resolve among fewer files either
+		}
+		heading := ""
+		for _, h := range st.Headings {
+			if h.Line > l.Line {
+				break
+			}
+			if h.Level >= 2 && h.Level <= 3 {
+				heading = h.Text
+			}
+		}
+		l.Text = "" // read by neither resolve nor rewriteLinks
+		d.st.Links = append(d.st.Links, l)
+		d.linkHeadings = append(d.linkHeadings, heading)
+	}
+	d.title = sourceTitleOf("", pg, st.FirstH1)
 	if fromPath := content.TitleFromPath(rel); d.title == "" {
 		d.title = fromPath
 	} else if pg.Meta.Title == "" {
 		d.aliases = cleanAliases([]string{fromPath}, d.title)
 	}
 	d.topics = cleanTopics(pg.Meta.Topics)
+	if len(d.topics) == 0 {
+		d.topics = tax.Match(d.names(), pg.Body)
+	}
 	return d, nil
 }
 
@@ -392,39 +426,26 @@ func skipInSpace(p string) bool {
 }
 
 // linkCorpus finds the links between the corpus's files (for topics from
-// the link graph) and rewrites them in the copies so that they resolve in
-// the space.
-func linkCorpus(docs []*importDoc, prefixes []string) {
+// the link graph) and keeps, for the copies that have some, the links that
+// load rewrites so that they resolve in the space.
+func linkCorpus(docs []*importDoc, files *corpusFiles, prefixes []string) {
 	rels := make([]string, len(docs))
-	where := make(map[string]string, len(docs))
+	files.where = make(map[string]string, len(docs))
 	for i, d := range docs {
 		rels[i] = d.rel
-		where[d.rel] = d.source
+		files.where[d.rel] = d.source
 	}
-	ix := newCorpusIndex(rels, prefixes)
-	dest := func(rel string) string { return where[rel] }
+	files.ix = newCorpusIndex(rels, prefixes)
 	parallel(len(docs), func(i int) {
 		d := docs[i]
-		s := d.st
-		d.st = nil
-		for _, l := range s.Links {
-			to, _, ok := ix.resolve(d.rel, l)
-			if !ok {
-				continue
+		for k, l := range d.st.Links {
+			if to, _, ok := files.ix.resolve(d.rel, l); ok {
+				d.links = append(d.links, docLink{to: to, heading: d.linkHeadings[k]})
 			}
-			heading := ""
-			for _, h := range s.Headings {
-				if h.Line > l.Line {
-					break
-				}
-				if h.Level >= 2 && h.Level <= 3 {
-					heading = h.Text
-				}
-			}
-			d.links = append(d.links, docLink{to: to, heading: heading})
 		}
-		if !d.inPlace && len(d.links) > 0 { // with no link into the corpus there is nothing to rewrite
-			d.page.Body = rewriteLinks(d.page.Body, s, d.rel, ix, dest)
+		d.linkHeadings = nil
+		if d.inPlace || len(d.links) == 0 { // with no link into the corpus there is nothing to rewrite
+			d.st = nil
 		}
 	})
 }
@@ -475,6 +496,9 @@ func stateOf(ctx context.Context, read pageReader, d *importDoc) docState {
 // renderDoc renders d's source and summary pages for batch b, given
 // d.state.
 func renderDoc(d *importDoc, opts ImportOptions, b wiki.Batch) error {
+	if err := d.load(); err != nil {
+		return err
+	}
 	st := d.state
 	topics := d.topics
 	if st.existed && len(st.topics) > 0 && len(cleanTopics(d.page.Meta.Topics)) == 0 {

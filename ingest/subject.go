@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"sort"
 	"strings"
 	"unicode"
 
@@ -49,14 +48,6 @@ func subjectWords(s string) []subjectWord {
 	return out
 }
 
-// subjectTerms is what one document says about its subject: how strongly
-// each word speaks for it (weight), and where each word of its title and
-// headings is first seen (at: the title's words first).
-type subjectTerms struct {
-	weight map[string]float64
-	at     map[string]int
-}
-
 // A word speaks for a document's subject with titleWeight when it is in
 // the title, headingWeight in a heading, and up to bodyWeight as its body
 // repeats it (one per bodyRepeat uses); it makes the document a member of
@@ -69,55 +60,104 @@ const (
 	memberWeight  = 2
 )
 
-// newSubjectTerms returns what d says about its subject, and the forms its
-// title and heading words took (each word once per title and once per
-// headings), which name the topics. It keeps only the words subjectTopics
-// reads: those of the title and headings, and those heavy enough to make
-// d a member of a topic; a corpus's documents are held together.
-func newSubjectTerms(d *corpusDoc) (subjectTerms, []subjectWord) {
-	st := subjectTerms{weight: map[string]float64{}, at: map[string]int{}}
+// bodyUses is the count of a word's uses in a body past which its weight
+// no longer grows.
+const bodyUses = bodyWeight * bodyRepeat
+
+// subjectTerm is one word that speaks for a document's subject: the word
+// (its stem, by number in the corpus's lexicon), where it is seen, and how
+// often the body uses it (at most bodyUses).
+type subjectTerm struct {
+	word           int32
+	uses           uint8
+	title, heading bool
+}
+
+// weight is how strongly the term speaks for the document's subject. It
+// adds in the same order as the weights are found (title, headings, body),
+// so that equal terms weigh exactly the same.
+func (t subjectTerm) weight() float64 {
+	w := 0.0
+	if t.title {
+		w += titleWeight
+	}
+	if t.heading {
+		w += headingWeight
+	}
+	if t.uses > 0 {
+		w += min(bodyWeight, float64(t.uses)/bodyRepeat)
+	}
+	return w
+}
+
+// subjectTerms is what one document says about its subject: the words of
+// its title and headings, in order of first use (terms[:named]), then the
+// body's words heavy enough to make it a member of a topic. It keeps only
+// the words subjectTopics reads, by number: a corpus's documents are held
+// together.
+type subjectTerms struct {
+	terms []subjectTerm
+	named int
+}
+
+// subjectTermsOf returns what a document says about its subject (names:
+// its title and aliases) and records in lx the forms its title and heading
+// words took (each word once per title and once per headings), which name
+// the topics. It is safe to call on several goroutines.
+func subjectTermsOf(lx *lexicon, names string, headings []string, body []byte) subjectTerms {
+	type term struct {
+		stem           string
+		uses           int
+		title, heading bool
+	}
+	var ts []term
+	at := map[string]int{}
 	var forms []subjectWord
-	add := func(s string, w float64) {
+	add := func(s string, title bool) {
 		seen := map[string]bool{}
 		for _, sw := range subjectWords(s) {
 			if seen[sw.stem] {
 				continue
 			}
 			seen[sw.stem] = true
-			// Cloned: the words are slices of the text, which the terms
-			// would otherwise keep whole.
-			sw = subjectWord{strings.Clone(sw.stem), strings.Clone(sw.surface)}
-			st.weight[sw.stem] += w
 			forms = append(forms, sw)
-			if _, ok := st.at[sw.stem]; !ok {
-				st.at[sw.stem] = len(st.at)
+			k, ok := at[sw.stem]
+			if !ok {
+				k = len(ts)
+				at[sw.stem] = k
+				ts = append(ts, term{stem: sw.stem})
+			}
+			if title {
+				ts[k].title = true
+			} else {
+				ts[k].heading = true
 			}
 		}
 	}
-	add(d.names(), titleWeight)
-	headings := d.headings
-	if headings == nil {
-		for _, h := range content.Analyze(d.body).Headings {
-			headings = append(headings, h.Text)
-		}
-	}
-	add(strings.Join(headings, "\n"), headingWeight)
+	add(names, true)
+	add(strings.Join(headings, "\n"), false)
+	named := len(ts)
 	tf := map[string]int{}
-	for _, sw := range subjectWords(string(d.body)) {
+	for _, sw := range subjectWords(string(body)) {
 		tf[sw.stem]++
 	}
 	for w, n := range tf {
-		st.weight[w] += min(bodyWeight, float64(n)/bodyRepeat)
-	}
-	// A new map: one that deletes keeps the buckets of every word.
-	kept := make(map[string]float64, len(st.at))
-	for w, wt := range st.weight {
-		if _, named := st.at[w]; named || wt >= memberWeight {
-			kept[strings.Clone(w)] = wt
+		if k, ok := at[w]; ok {
+			ts[k].uses = n
+		} else if n >= bodyUses {
+			ts = append(ts, term{stem: w, uses: n})
 		}
 	}
-	st.weight = kept
-	return st, forms
+	st := subjectTerms{terms: make([]subjectTerm, len(ts)), named: named}
+	lx.mu.Lock()
+	defer lx.mu.Unlock()
+	for i, t := range ts {
+		st.terms[i] = subjectTerm{word: lx.id(t.stem), uses: uint8(min(t.uses, bodyUses)), title: t.title, heading: t.heading}
+	}
+	for _, f := range forms {
+		lx.forms[formKey{lx.id(f.stem), lx.id(f.surface)}]++
+	}
+	return st
 }
 
 // subjectTopics names topics after what the documents are about, for those
@@ -125,115 +165,30 @@ func newSubjectTerms(d *corpusDoc) (subjectTerms, []subjectWord) {
 // share, else each document's own strongest title or heading word. A word
 // that would gather most of a corpus of four or more is too broad to tell
 // its pages apart. Documents whose titles and headings hold no usable word
-// are left without a topic.
+// are left without a topic. It reads each document's text from its body.
 func subjectTopics(docs []*corpusDoc) {
+	lx := newLexicon()
 	terms := make([]subjectTerms, len(docs))
-	forms := make([][]subjectWord, len(docs))
-	parallel(len(docs), func(i int) { terms[i], forms[i] = newSubjectTerms(docs[i]) })
-	surfaces := map[string]map[string]int{}
-	for _, fs := range forms {
-		for _, sw := range fs {
-			if surfaces[sw.stem] == nil {
-				surfaces[sw.stem] = map[string]int{}
-			}
-			surfaces[sw.stem][sw.surface]++
-		}
-	}
-	// Candidate words name a subject: they are in a title or a heading.
-	members := map[string][]int{}
-	for i, st := range terms {
-		for w, wt := range st.weight {
-			if wt >= memberWeight && named(st, w) {
-				members[w] = append(members[w], i)
-			}
-		}
-	}
-	for i, st := range terms {
-		for w, wt := range st.weight {
-			if wt >= memberWeight && !named(st, w) && len(members[w]) > 0 {
-				members[w] = append(members[w], i)
-			}
-		}
-	}
-	broad := len(docs) + 1
-	if len(docs) >= 4 {
-		broad = max(3, len(docs)*3/5+1)
-	}
-	left := map[int]bool{}
-	for i := range docs {
-		left[i] = true
-	}
-	for len(left) > 0 {
-		best, bestN, bestW := "", 1, 0.0
-		for w, ms := range members {
-			if len(ms) >= broad {
-				continue
-			}
-			n, wt := 0, 0.0
-			for _, i := range ms {
-				if left[i] {
-					n++
-					wt += terms[i].weight[w]
-				}
-			}
-			if n > bestN || n == bestN && n > 1 && (wt > bestW || wt == bestW && w < best) {
-				best, bestN, bestW = w, n, wt
-			}
-		}
-		if best == "" {
-			break
-		}
-		for _, i := range members[best] {
-			if left[i] {
-				docs[i].topics = []string{surfaceOf(surfaces[best])}
-				delete(left, i)
-			}
-		}
-	}
-	for i := range left {
-		if w := strongest(terms[i], members, broad); w != "" {
-			docs[i].topics = []string{surfaceOf(surfaces[w])}
-		}
-	}
-}
-
-// named reports whether w is in the title or a heading of the document.
-func named(st subjectTerms, w string) bool {
-	_, ok := st.at[w]
-	return ok
-}
-
-// strongest is a document's own best subject word among those of its
-// title and headings that are not too broad: the heaviest, then the
-// earliest.
-func strongest(st subjectTerms, members map[string][]int, broad int) string {
-	var ws []string
-	for w := range st.at {
-		if len(members[w]) < broad {
-			ws = append(ws, w)
-		}
-	}
-	sort.Slice(ws, func(i, j int) bool {
-		a, b := ws[i], ws[j]
-		if st.weight[a] != st.weight[b] {
-			return st.weight[a] > st.weight[b]
-		}
-		return st.at[a] < st.at[b]
+	parallel(len(docs), func(i int) {
+		d := docs[i]
+		terms[i] = subjectTermsOf(lx, d.names(), headingsOf(d, d.body), d.body)
 	})
-	if len(ws) == 0 {
-		return ""
-	}
-	return ws[0]
-}
-
-// surfaceOf picks the commonest form a word took in titles and headings,
-// the shorter on a tie: "payments" and "payment" name one topic.
-func surfaceOf(forms map[string]int) string {
-	best := ""
-	for f, n := range forms {
-		if best == "" || n > forms[best] || n == forms[best] && (len(f) < len(best) || len(f) == len(best) && f < best) {
-			best = f
+	for i, t := range pickSubjects(lx, terms) {
+		if t != "" {
+			docs[i].topics = []string{t}
 		}
 	}
-	return best
+}
+
+// headingsOf returns the texts of d's headings, read from body when d does
+// not know them.
+func headingsOf(d *corpusDoc, body []byte) []string {
+	if d.headings != nil {
+		return d.headings
+	}
+	var hs []string
+	for _, h := range content.Analyze(body).Headings {
+		hs = append(hs, h.Text)
+	}
+	return hs
 }
