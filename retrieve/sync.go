@@ -241,7 +241,8 @@ const applyChunk = 2000
 // update brings ix from the commit it reflects to head with the tree diff
 // between them: changed pages are re-read and re-flattened, deleted ones
 // dropped. It works the same for commits made by pt and by a person's git
-// commit, since it looks only at trees.
+// commit, since it looks only at trees. An index that never recorded a
+// commit is filled by build, on every core.
 func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, progress func(done, total int)) error {
 	from := wiki.Rev(ix.Commit())
 	if from == head {
@@ -251,8 +252,11 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, 
 	if err != nil {
 		return fmt.Errorf("update index from %.12s to %.12s: %w", from, head, err)
 	}
-	var docs []index.Doc
-	var deletes []string
+	if empty, err := ix.Empty(); err != nil {
+		return fmt.Errorf("update index: %w", err)
+	} else if empty {
+		return build(ctx, s, ix, head, changes, applyChunk, progress)
+	}
 	// One chunk is applied while the next is read and flattened: reading
 	// blobs and parsing Markdown cost about a third of a rebuild and need not
 	// wait for bluge.
@@ -265,17 +269,35 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, 
 		pending = nil
 		return err
 	}
-	flush := func(commit string) error {
+	defer wait() // an early return still lets the chunk in flight finish
+	rest, deletes, err := readChunks(ctx, s, changes, applyChunk, progress, func(d []index.Doc, del []string) error {
 		if err := wait(); err != nil {
 			return err
 		}
-		d, del := docs, deletes
-		docs, deletes = nil, nil
 		pending = make(chan error, 1)
-		go func() { pending <- ix.Apply(ctx, commit, d, del) }()
+		// An intermediate chunk records the old commit: a crash after it
+		// leaves an index that the next update simply redoes.
+		go func() { pending <- ix.Apply(ctx, string(from), d, del) }()
 		return nil
+	})
+	if err == nil {
+		err = wait()
 	}
-	defer wait() // an early return still lets the chunk in flight finish
+	if err == nil {
+		err = ix.Apply(ctx, string(head), rest, deletes)
+	}
+	if progress != nil && err == nil {
+		progress(len(changes), len(changes))
+	}
+	return err
+}
+
+// readChunks reads and flattens the changed pages, handing every chunk
+// Docs or more (never a page split), with the paths deleted so far, to f;
+// it returns the Docs and deleted paths left for the last batch.
+func readChunks(ctx context.Context, s *wiki.Space, changes []wiki.FileChange, chunk int, progress func(done, total int), f func([]index.Doc, []string) error) ([]index.Doc, []string, error) {
+	var docs []index.Doc
+	var deletes []string
 	for i, c := range changes {
 		if progress != nil {
 			progress(i, len(changes))
@@ -289,7 +311,7 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, 
 		}
 		data, err := s.ReadBlob(ctx, c.To)
 		if err != nil {
-			return fmt.Errorf("update index: %s: %w", c.Path, err)
+			return nil, nil, fmt.Errorf("update index: %s: %w", c.Path, err)
 		}
 		pd := pageDocs(c.Path, c.To, data)
 		if len(pd) == 0 {
@@ -297,20 +319,12 @@ func update(ctx context.Context, s *wiki.Space, ix *index.Index, head wiki.Rev, 
 			continue
 		}
 		docs = append(docs, pd...)
-		if len(docs) >= applyChunk {
-			// An intermediate chunk records the old commit: a crash after it
-			// leaves an index that the next update simply redoes.
-			if err := flush(string(from)); err != nil {
-				return err
+		if len(docs) >= chunk {
+			if err := f(docs, deletes); err != nil {
+				return nil, nil, err
 			}
+			docs, deletes = nil, nil
 		}
 	}
-	if err := flush(string(head)); err != nil {
-		return err
-	}
-	err = wait()
-	if progress != nil && err == nil {
-		progress(len(changes), len(changes))
-	}
-	return err
+	return docs, deletes, nil
 }

@@ -52,7 +52,7 @@ func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deleteP
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}
-	b, err := buildBatch(upsert, deletePaths)
+	b, err := buildBatch(upsert, deletePaths, true)
 	if err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}
@@ -75,7 +75,7 @@ func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deleteP
 	if err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}
-	totals, err := nextTotals(ctx, r, b.paths, b.ids, b.lens)
+	totals, err := nextTotals(ctx, r, &ix.pending, b.paths, b.ids, b.lens)
 	r.Close()
 	if err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
@@ -84,6 +84,7 @@ func (ix *Index) Apply(ctx context.Context, commit string, upsert []Doc, deleteP
 	if err := ix.w.Batch(b.Batch); err != nil {
 		return fmt.Errorf("apply %s to index: %w", commit, err)
 	}
+	ix.pending.reset()
 	ix.setCommit(commit)
 	return nil
 }
@@ -96,7 +97,10 @@ type batch struct {
 	lens       [][]fieldLen
 }
 
-func buildBatch(upsert []Doc, deletePaths []string) (*batch, error) {
+// buildBatch returns the batch that deletes deletePaths and inserts
+// upsert; with replace, each Doc first deletes every document of its path
+// and of its id, without, the Docs must be new to the index.
+func buildBatch(upsert []Doc, deletePaths []string, replace bool) (*batch, error) {
 	b := &batch{Batch: bluge.NewBatch()}
 	deleted := map[string]bool{}
 	deletePath := func(p string) {
@@ -124,13 +128,17 @@ func buildBatch(upsert []Doc, deletePaths []string) (*batch, error) {
 			return nil, fmt.Errorf("doc %s: duplicate id in one apply", d.ID)
 		}
 		ids[d.ID] = true
+		bd, lens := blugeDoc(d, an)
+		b.lens = append(b.lens, lens)
+		if !replace {
+			b.Insert(bd)
+			continue
+		}
 		deletePath(d.Path)
 		// Update also deletes by id, so that an id that moved to another path
 		// stays unique.
-		bd, lens := blugeDoc(d, an)
 		b.Update(bluge.Identifier(d.ID), bd)
 		b.ids = append(b.ids, d.ID)
-		b.lens = append(b.lens, lens)
 	}
 	return b, nil
 }

@@ -69,6 +69,17 @@ func (c *hitCache) applying() {
 	c.hits, c.bytes = nil, 0
 }
 
+// changed marks content that changed outside an Apply (Add): the cache
+// is emptied and the generation moves on by two, so that a search that
+// overlapped the change is not kept and concurrent Adds never leave the
+// generation odd.
+func (c *hitCache) changed() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen += 2
+	c.hits, c.bytes = nil, 0
+}
+
 // closing empties the cache for good: the generation stays odd, so that
 // a search after Close reaches the index and is told it is closed.
 func (c *hitCache) closing() {

@@ -37,10 +37,14 @@ type Index struct {
 	ro     *bluge.Reader // instead of w, for an index opened with OpenSnapshot
 	closed bool
 
-	applyMu sync.Mutex // one Apply at a time, so commits are recorded in order
+	// applyMu orders writes: one Apply at a time, so commits are recorded
+	// in order, and no Add beside it, so its totals count every document.
+	applyMu sync.RWMutex
+	pending pendingTotals // the totals of Adds not yet recorded by an Apply
 
 	commitMu sync.Mutex
 	commit   string
+	hasMeta  bool // the metadata document exists: Add is refused
 
 	snaps snapCache // statistics and path documents of the current snapshot
 	hits  hitCache  // the hits of recent searches of the current content
@@ -104,6 +108,12 @@ func openDir(dir string) (*Index, error) {
 		w.Close()
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
+	// Documents without a recorded commit are what a first build through
+	// Add leaves when it is killed before its Apply: their totals are lost.
+	if empty, err := ix.Empty(); err != nil || !empty && !ix.applied() {
+		w.Close()
+		return nil, fmt.Errorf("%w: an unfinished first build (%v)", ErrCorrupt, err)
+	}
 	return ix, nil
 }
 
@@ -133,7 +143,9 @@ func (ix *Index) loadCommit() error {
 	if err != nil {
 		return err
 	}
-	ix.setCommit(m.commit)
+	ix.commitMu.Lock()
+	defer ix.commitMu.Unlock()
+	ix.commit, ix.hasMeta = m.commit, m.exists
 	return nil
 }
 
@@ -149,7 +161,23 @@ func (ix *Index) Commit() string {
 func (ix *Index) setCommit(c string) {
 	ix.commitMu.Lock()
 	defer ix.commitMu.Unlock()
-	ix.commit = c
+	ix.commit, ix.hasMeta = c, true
+}
+
+// Empty reports whether the index holds no document and has never
+// recorded a commit, so that Add may fill it.
+func (ix *Index) Empty() (bool, error) {
+	if ix.applied() {
+		return false, nil
+	}
+	n, err := ix.Count()
+	return n == 0, err
+}
+
+func (ix *Index) applied() bool {
+	ix.commitMu.Lock()
+	defer ix.commitMu.Unlock()
+	return ix.hasMeta
 }
 
 // reader returns a snapshot of the index and a function that releases it and

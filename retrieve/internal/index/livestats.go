@@ -170,14 +170,16 @@ func snapshotTotals(r search.Reader) (liveTotals, error) {
 }
 
 // nextTotals returns the totals after a batch that deletes every live
-// document of paths and of ids and inserts docs: the totals of r less the
-// lengths of the documents deleted plus those of the documents inserted.
-func nextTotals(ctx context.Context, r *bluge.Reader, paths, ids []string, docs [][]fieldLen) (liveTotals, error) {
+// document of paths and of ids and inserts docs: the totals of r and of
+// the documents Add inserted (pending), less the lengths of the documents
+// deleted, plus those of the documents inserted.
+func nextTotals(ctx context.Context, r *bluge.Reader, pending *pendingTotals, paths, ids []string, docs [][]fieldLen) (liveTotals, error) {
 	m, err := readMeta(ctx, r)
 	if err != nil {
 		return liveTotals{}, err
 	}
 	t := m.totals
+	pending.addTo(t)
 	if len(paths)+len(ids) > 0 {
 		q := bluge.NewBooleanQuery().SetMinShould(1)
 		for _, p := range paths {
