@@ -32,9 +32,8 @@ type objectFiles struct {
 
 // packFile is one pack whose index has been read.
 type packFile struct {
-	path    string // the .pack beside the index
-	idx     packIndex
-	release func() // unmaps the index
+	path string // the .pack beside the index
+	idx  packIndex
 }
 
 // read returns an object's type and content; ok is false when no pack or
@@ -78,8 +77,7 @@ func (o *objectFiles) list() bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		changed := len(o.packs) > 0
-		o.close()
-		o.listed = true
+		o.packs = nil
 		return changed
 	}
 	have := make(map[string]*packFile, len(o.packs))
@@ -99,35 +97,21 @@ func (o *objectFiles) list() bool {
 			delete(have, path)
 			continue
 		}
-		data, release, err := mapFile(filepath.Join(dir, e.Name()))
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}
 		if idx, ok := parsePackIndex(data); ok {
-			packs = append(packs, &packFile{path: path, idx: idx, release: release})
+			packs = append(packs, &packFile{path: path, idx: idx})
 			changed = true
-		} else {
-			release()
 		}
 	}
 	if len(have) > 0 {
 		changed = true
 		o.bases.clear() // offsets of a removed pack must not match a new one's
-		for _, p := range have {
-			p.release()
-		}
 	}
 	o.packs = packs
 	return changed
-}
-
-// close releases the pack indexes.
-func (o *objectFiles) close() {
-	for _, p := range o.packs {
-		p.release()
-	}
-	o.packs, o.listed = nil, false
-	o.bases.clear()
 }
 
 // openPacks holds the packs opened while reading one object and its delta

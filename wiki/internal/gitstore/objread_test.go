@@ -132,28 +132,3 @@ func catFileBatch(t *testing.T, dir string, ids []string) map[string]catFile {
 	}
 	return got
 }
-
-// A store that has read from packs that git gc then merged and removed
-// reads the same objects from the new pack.
-func TestReadAfterGitRepacksUnderTheStore(t *testing.T) {
-	ctx := context.Background()
-	s := newRepo(t)
-	dir := s.WorkDir()
-	commit(t, s, "import: one", "pages/a.md=a")
-	commit(t, s, "import: two", "pages/b.md=b", "pages/c.md=c")
-	head, _ := s.Head(ctx)
-	if data, _, err := s.ReadFile(ctx, head, "pages/a.md"); err != nil || string(data) != "a" {
-		t.Fatalf("before the repack: %q, %v", data, err)
-	}
-	git(t, dir, "repack", "-a", "-d", "-q")
-	s.trees = newTreeCache() // read the trees again, from the new pack
-	s.roots = newRootCache()
-	for _, p := range []string{"pages/a.md", "pages/b.md", "pages/c.md"} {
-		if data, _, err := s.ReadFile(ctx, head, p); err != nil || string(data) != p[len(p)-4:len(p)-3] {
-			t.Errorf("%s after the repack: %q, %v", p, data, err)
-		}
-	}
-	if n := len(s.objs.packs); n != 1 {
-		t.Errorf("the store lists %d packs after the repack, want 1", n)
-	}
-}

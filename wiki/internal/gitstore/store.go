@@ -260,6 +260,5 @@ func (s *Store) Branch() string { return s.branch }
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.objs.close()
 	return s.st.Close()
 }
