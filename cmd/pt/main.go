@@ -12,6 +12,7 @@ import (
 )
 
 func main() {
+	deferGC()
 	log.SetOutput(quietBluge{os.Stderr})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -60,25 +61,12 @@ func (s *Store) writeIndex(lock *os.File, states []wtState) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("gitstore: read index: %w", err)
 	}
-	pos := make(map[string]int, len(idx.entries))
-	unmerged := map[string]bool{}
-	for i, e := range idx.entries {
-		if e.stage != 0 {
-			unmerged[e.name] = true
-			continue
-		}
-		pos[e.name] = i
-	}
 	updates := map[string]*indexEntry{} // nil: remove the entry
 	dirty := map[string]bool{"": true}
 	for _, st := range states {
-		if unmerged[st.path] {
+		staged, present, unmerged := idx.find(st.path)
+		if unmerged {
 			continue
-		}
-		i, present := pos[st.path]
-		var staged Hash
-		if present {
-			staged = idx.entries[i].hash()
 		}
 		if !st.inStep && !slices.Contains(st.ok, staged) {
 			continue // the user staged something else: theirs to resolve
@@ -124,40 +112,59 @@ func (s *Store) publishIndex(lockPath string) error {
 	return nil
 }
 
-// applyIndexUpdates replaces, removes and inserts stage-0 entries, keeping
-// the index sorted, in one merge pass over the existing entries. An added
-// entry that would make a path both a file and a directory in the index
-// (possible only when a user's staged change was kept) is not added.
-func applyIndexUpdates(entries []indexEntry, updates map[string]*indexEntry) []indexEntry {
-	out := make([]indexEntry, 0, len(entries)+len(updates))
-	for _, e := range entries {
-		u, ok := updates[e.name]
-		if !ok || e.stage != 0 {
-			out = append(out, e)
-			continue
+// find returns the staged blob of path (its stage-0 entry) and whether
+// the path is unmerged (has entries of stages 1 to 3). Entries are sorted
+// by name, then stage.
+func (idx *indexFile) find(path string) (staged Hash, present, unmerged bool) {
+	i := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].name >= path })
+	for ; i < len(idx.entries) && idx.entries[i].name == path; i++ {
+		if e := idx.entries[i]; e.stage != 0 {
+			unmerged = true
+		} else {
+			staged, present = e.hash(), true
 		}
-		if u != nil {
-			out = append(out, *u)
-		}
-		delete(updates, e.name)
 	}
+	return staged, present, unmerged
+}
+
+// applyIndexUpdates replaces, removes and inserts stage-0 entries, keeping
+// the index sorted: the entries between two updated paths are copied as a
+// run, found by binary search, since an index holds every file of the
+// repository and a batch changes a few. An added entry that would make a
+// path both a file and a directory in the index (possible only when a
+// user's staged change was kept) is not added.
+func applyIndexUpdates(entries []indexEntry, updates map[string]*indexEntry) []indexEntry {
+	names := make([]string, 0, len(updates))
+	for name := range updates {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	out := make([]indexEntry, 0, len(entries)+len(updates))
 	var adds []indexEntry
-	for _, u := range updates {
-		if u != nil {
+	last := 0
+	for _, name := range names {
+		u := updates[name]
+		i := last + sort.Search(len(entries)-last, func(i int) bool { return entries[last+i].name >= name })
+		if i < len(entries) && entries[i].name == name && entries[i].stage == 0 {
+			out = append(out, entries[last:i]...)
+			if u != nil {
+				out = append(out, *u)
+			}
+			last = i + 1
+		} else if u != nil {
 			adds = append(adds, *u)
 		}
 	}
+	out = append(out, entries[last:]...)
 	if len(adds) == 0 {
 		return out
 	}
-	slices.SortFunc(adds, func(a, b indexEntry) int { return strings.Compare(a.name, b.name) })
 	merged := make([]indexEntry, 0, len(out)+len(adds))
 	i := 0
 	for _, a := range adds {
-		for i < len(out) && out[i].name < a.name {
-			merged = append(merged, out[i])
-			i++
-		}
+		j := i + sort.Search(len(out)-i, func(k int) bool { return out[i+k].name >= a.name })
+		merged = append(merged, out[i:j]...)
+		i = j
 		if dirFileConflict(out, a.name) {
 			continue
 		}

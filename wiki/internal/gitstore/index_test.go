@@ -129,3 +129,57 @@ func TestOffsetVarint(t *testing.T) {
 		}
 	}
 }
+
+// An index git wrote is written back byte for byte, whatever its version,
+// and an index with entries replaced, added and removed is the same
+// whether unchanged entries are copied as runs of the file or encoded one
+// by one.
+func TestIndexRewriteCopiesUnchangedEntries(t *testing.T) {
+	for _, version := range []string{"2", "3", "4"} {
+		t.Run("v"+version, func(t *testing.T) {
+			s := newRepo(t)
+			dir := s.WorkDir()
+			var specs []string
+			for i := range 50 {
+				specs = append(specs, "kb/pages/p"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+"-"+string(rune('a'+i/26))+".md=page")
+			}
+			commit(t, s, "one", specs...)
+			if version == "3" {
+				writeFile(t, filepath.Join(dir, "later.md"), "x")
+				git(t, dir, "add", "-N", "later.md")
+			} else {
+				git(t, dir, "update-index", "--index-version", version)
+			}
+			before := len(strings.Fields(git(t, dir, "ls-files")))
+			data, err := os.ReadFile(filepath.Join(s.GitDir(), "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx, err := parseIndex(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := idx.encode(nil); string(got) != string(data) {
+				t.Fatalf("index written back differs from git's (%d bytes, git %d)", len(got), len(data))
+			}
+			h := HashBlob([]byte("new"))
+			add, repl := newIndexEntry("kb/pages/new.md", h, modeFile, nil), newIndexEntry(idx.entries[3].name, h, modeFile, nil)
+			idx.entries = applyIndexUpdates(idx.entries, map[string]*indexEntry{
+				add.name: &add, repl.name: &repl, idx.entries[10].name: nil, idx.entries[11].name: nil,
+			})
+			runs := idx.encode(nil)
+			for i := range idx.entries {
+				idx.entries[i].off = -1
+			}
+			if one := idx.encode(nil); string(runs) != string(one) {
+				t.Fatal("copying runs of entries gives another index than encoding each")
+			}
+			if err := os.WriteFile(filepath.Join(s.GitDir(), "index"), runs, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if n := len(strings.Fields(git(t, dir, "ls-files"))); n != before-1 {
+				t.Errorf("git ls-files lists %d files, want %d (one added, two removed)", n, before-1)
+			}
+		})
+	}
+}

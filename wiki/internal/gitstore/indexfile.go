@@ -15,17 +15,22 @@ import (
 // because it drops every extension and decodes each field by reflection.
 type indexFile struct {
 	version uint32
+	body    []byte // the file read, without its checksum
 	entries []indexEntry
 	tree    []byte   // TREE (cache-tree) extension, invalidated on write
 	kept    [][]byte // other extensions kept verbatim (header included)
 }
 
 // indexEntry is one entry: name, stage and the fixed-size fields (62 bytes,
-// or 64 with extended flags) as they are on disk.
+// or 64 with extended flags) as they are on disk; an entry read from a
+// version 2 or 3 index also knows where its bytes are in the file (off,
+// size), so that encode copies runs of unchanged entries whole.
 type indexEntry struct {
 	name  string
 	stage int
 	raw   []byte
+	off   int // -1: encoded from its fields
+	size  int
 }
 
 const (
@@ -48,14 +53,20 @@ func parseIndex(data []byte) (*indexFile, error) {
 		return nil, errors.New("index checksum mismatch")
 	}
 	body := data[:len(data)-20]
-	idx := &indexFile{version: binary.BigEndian.Uint32(body[4:8])}
+	idx := &indexFile{version: binary.BigEndian.Uint32(body[4:8]), body: body}
 	if idx.version < 2 || idx.version > 4 {
 		return nil, fmt.Errorf("index version %d: %w", idx.version, errIndexFormat)
 	}
 	n := int(binary.BigEndian.Uint32(body[8:12]))
-	idx.entries = make([]indexEntry, 0, n)
+	idx.entries = make([]indexEntry, 0, min(n, len(body)/entryFixed))
 	p := 12
 	prev := ""
+	// Names are cut from one copy of the file rather than copied one by
+	// one: an index holds an entry for every file of the repository.
+	var text string
+	if idx.version != 4 {
+		text = string(body)
+	}
 	for range n {
 		start := p
 		if p+entryFixed > len(body) {
@@ -85,7 +96,7 @@ func parseIndex(data []byte) (*indexFile, error) {
 			if nul < 0 {
 				return nil, errors.New("malformed index: unterminated name")
 			}
-			name = string(body[p : p+nul])
+			name = text[p : p+nul]
 			entryLen := fixed + nul
 			p = start + (entryLen+8)&^7
 			if p > len(body) {
@@ -95,7 +106,11 @@ func parseIndex(data []byte) (*indexFile, error) {
 		if len(name) > 0 && name[len(name)-1] == '/' {
 			return nil, fmt.Errorf("sparse index: %w", errIndexFormat)
 		}
-		idx.entries = append(idx.entries, indexEntry{name: name, stage: int(flags>>12) & 3, raw: body[start : start+fixed]})
+		e := indexEntry{name: name, stage: int(flags>>12) & 3, raw: body[start : start+fixed], off: -1}
+		if idx.version != 4 {
+			e.off, e.size = start, p-start
+		}
+		idx.entries = append(idx.entries, e)
 		prev = name
 	}
 	for p < len(body) {
@@ -136,7 +151,22 @@ func (idx *indexFile) encode(dirty map[string]bool) []byte {
 	binary.BigEndian.PutUint32(b[4:], idx.version)
 	binary.BigEndian.PutUint32(b[8:], uint32(len(idx.entries)))
 	prev := ""
+	run, runEnd := -1, -1 // a span of idx.body to copy as it is
 	for _, e := range idx.entries {
+		if idx.version != 4 && e.off >= 0 {
+			if e.off != runEnd {
+				if run >= 0 {
+					b = append(b, idx.body[run:runEnd]...)
+				}
+				run = e.off
+			}
+			runEnd = e.off + e.size
+			continue
+		}
+		if run >= 0 {
+			b = append(b, idx.body[run:runEnd]...)
+			run, runEnd = -1, -1
+		}
 		start := len(b)
 		b = append(b, e.raw...)
 		if idx.version == 4 {
@@ -150,11 +180,12 @@ func (idx *indexFile) encode(dirty map[string]bool) []byte {
 		} else {
 			b = append(b, e.name...)
 			pad := (len(b)-start+8)&^7 - (len(b) - start)
-			for range pad {
-				b = append(b, 0)
-			}
+			b = append(b, make([]byte, pad)...)
 		}
 		prev = e.name
+	}
+	if run >= 0 {
+		b = append(b, idx.body[run:runEnd]...)
 	}
 	if idx.tree != nil {
 		if t, ok := invalidateCacheTree(idx.tree, dirty); ok {
@@ -191,7 +222,7 @@ func newIndexEntry(name string, blob Hash, mode uint32, fi os.FileInfo) indexEnt
 	binary.BigEndian.PutUint32(raw[24:], mode)
 	copy(raw[entryHashOffs:], blob[:])
 	binary.BigEndian.PutUint16(raw[60:], uint16(min(len(name), flagNameMask)))
-	return indexEntry{name: name, raw: raw}
+	return indexEntry{name: name, raw: raw, off: -1}
 }
 
 func (e indexEntry) hash() Hash {

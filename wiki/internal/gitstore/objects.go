@@ -241,12 +241,16 @@ func packEntryHeader(t objectType, size int) []byte {
 	return b
 }
 
-// readObject returns an object's type and content. go-git caches the list of
+// readObject returns an object's type and content, read by s.objs, else
+// by go-git (an alternate repository, a version 1 pack index). go-git caches the list of
 // packs, so after a miss (a `git gc` may have packed and pruned loose
 // objects since) it rescans once before reporting ErrNotFound; a pack whose
 // index is not there yet (git writes the .pack first) is waited for briefly.
 // The caller holds s.mu.
 func (s *Store) readObject(h Hash) (objectType, []byte, error) {
+	if t, data, ok := s.objs.read(h); ok {
+		return t, data, nil
+	}
 	get := func() (plumbing.EncodedObject, error) {
 		return s.st.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
 	}

@@ -60,6 +60,7 @@ type Store struct {
 	roots *rootCache
 	trees *treeCache
 	zlib  *zlibPools
+	objs  objectFiles // reads objects before go-git is asked
 	st    *filesystem.Storage
 
 	writeSem    chan struct{} // in-process half of the write lock
@@ -112,6 +113,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.readConfig(); err != nil {
 		return nil, err
 	}
+	s.objs.objects = s.objectsDir()
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(s.gitDir), idxReadFS{osfs.New(s.commonDir)})
 	s.st = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 	s.repo, err = gogit.Open(s.st, nil)

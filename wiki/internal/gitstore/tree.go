@@ -29,34 +29,62 @@ type treeEntry struct {
 
 func (e treeEntry) isTree() bool { return e.mode == modeTree }
 
-// parseTree decodes a raw tree object.
+// parseTree decodes a raw tree object. A space keeps thousands of pages in
+// one directory, so the entries are counted first and allocated at once,
+// and their names are cut from one copy of the object rather than copied
+// one by one.
 func parseTree(data []byte) ([]treeEntry, error) {
-	var out []treeEntry
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
+	n := 0
+	for rest := data; len(rest) > 0; n++ {
+		nul := bytes.IndexByte(rest, 0)
+		if nul < 0 || len(rest) < nul+21 {
+			return nil, errors.New("gitstore: malformed tree: truncated entry")
+		}
+		rest = rest[nul+21:]
+	}
+	out := make([]treeEntry, 0, n)
+	text := string(data) // the names are substrings of it
+	for pos := 0; pos < len(text); {
+		sp := strings.IndexByte(text[pos:], ' ')
 		if sp < 0 {
 			return nil, errors.New("gitstore: malformed tree: no mode")
 		}
-		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
+		mode, err := parseMode(text[pos : pos+sp])
 		if err != nil {
-			return nil, fmt.Errorf("gitstore: malformed tree: mode %q", data[:sp])
+			return nil, err
 		}
-		data = data[sp+1:]
-		nul := bytes.IndexByte(data, 0)
-		if nul < 0 || len(data) < nul+1+20 {
+		pos += sp + 1
+		nul := strings.IndexByte(text[pos:], 0)
+		if nul < 0 || len(text) < pos+nul+21 {
 			return nil, errors.New("gitstore: malformed tree: truncated entry")
 		}
-		e := treeEntry{name: string(data[:nul]), mode: uint32(mode)}
-		copy(e.hash[:], data[nul+1:nul+21])
+		e := treeEntry{name: text[pos : pos+nul], mode: mode}
+		copy(e.hash[:], text[pos+nul+1:pos+nul+21])
 		out = append(out, e)
-		data = data[nul+21:]
+		pos += nul + 21
 	}
 	return out, nil
 }
 
+// parseMode reads a tree entry's octal mode.
+func parseMode(s string) (uint32, error) {
+	if len(s) == 0 || len(s) > 7 {
+		return 0, fmt.Errorf("gitstore: malformed tree: mode %q", s)
+	}
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '7' {
+			return 0, fmt.Errorf("gitstore: malformed tree: mode %q", s)
+		}
+		m = m<<3 | uint32(c-'0')
+	}
+	return m, nil
+}
+
 // encodeTree sorts entries the way git requires and encodes them.
 func encodeTree(entries []treeEntry) []byte {
-	sort.Slice(entries, func(i, j int) bool { return treeLess(entries[i], entries[j]) })
+	sortTree(entries)
 	n := 0
 	for _, e := range entries {
 		n += 7 + len(e.name) + 21
@@ -70,6 +98,40 @@ func encodeTree(entries []treeEntry) []byte {
 		b = append(b, e.hash[:]...)
 	}
 	return b
+}
+
+// sortTree puts entries in git tree order. A rebuilt tree is its old
+// entries, in order, followed by the few it gains: those are sorted and
+// merged in, rather than sorting a directory of thousands again.
+func sortTree(entries []treeEntry) {
+	k := 1
+	for k < len(entries) && treeLess(entries[k-1], entries[k]) {
+		k++
+	}
+	if k >= len(entries) {
+		return
+	}
+	tail := slices.Clone(entries[k:])
+	slices.SortFunc(tail, func(a, b treeEntry) int {
+		switch {
+		case treeLess(a, b):
+			return -1
+		case treeLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	// Merge from the back, where the tail's room is.
+	i, j := k-1, len(tail)-1
+	for w := len(entries) - 1; j >= 0; w-- {
+		if i >= 0 && treeLess(tail[j], entries[i]) {
+			entries[w] = entries[i]
+			i--
+		} else {
+			entries[w] = tail[j]
+			j--
+		}
+	}
 }
 
 // treeLess is git's tree order: bytewise, with a directory compared as if its
@@ -147,14 +209,22 @@ func (s *Store) lookup(root Hash, path string) (treeEntry, bool, error) {
 // git sorts a directory as if its name ended in "/". Spaces keep thousands
 // of pages in one directory, and every read of a page looks its name up.
 func findEntry(entries []treeEntry, name string) (treeEntry, bool) {
+	if i, ok := findIndex(entries, name); ok {
+		return entries[i], true
+	}
+	return treeEntry{}, false
+}
+
+// findIndex is findEntry's position of name in entries.
+func findIndex(entries []treeEntry, name string) (int, bool) {
 	for _, mode := range [...]uint32{modeFile, modeTree} {
 		probe := treeEntry{name: name, mode: mode}
 		i := sort.Search(len(entries), func(i int) bool { return !treeLess(entries[i], probe) })
 		if i < len(entries) && entries[i].name == name {
-			return entries[i], true
+			return i, true
 		}
 	}
-	return treeEntry{}, false
+	return 0, false
 }
 
 // ErrPathConflict is returned by Commit when a change needs a file where a
@@ -194,12 +264,20 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 	if err != nil {
 		return Hash{}, false, err
 	}
-	entries := slices.Clone(shared) // edited below; the cached tree is shared
-	idx := make(map[string]int, len(entries))
-	for i, e := range entries {
-		idx[e.name] = i
+	// Edited below (the cached tree is shared): entries keep their names and
+	// order, so that the old ones are found by binary search; the removed
+	// are marked in gone, the new appended and found in added.
+	entries := slices.Clone(shared)
+	orig := len(entries)
+	added := map[string]int{}
+	gone := map[int]bool{}
+	find := func(name string) (int, bool) {
+		if i, ok := added[name]; ok {
+			return i, true
+		}
+		i, ok := findIndex(entries[:orig], name)
+		return i, ok && !gone[i]
 	}
-	const removed = ""
 	names := make([]string, 0, len(n.children))
 	for name := range n.children {
 		names = append(names, name)
@@ -211,7 +289,7 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 		if dir != "" {
 			p = dir + "/" + name
 		}
-		i, exists := idx[name]
+		i, exists := find(name)
 		var cur treeEntry
 		if exists {
 			cur = entries[i]
@@ -223,8 +301,7 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 			}
 			if exists {
 				b.changes = append(b.changes, fileChange{path: p, from: cur.hash})
-				entries[i].name = removed
-				delete(idx, name)
+				gone[i] = true
 				exists = false
 			}
 		}
@@ -247,20 +324,19 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 				}
 				switch {
 				case empty && exists:
-					entries[i].name = removed
-					delete(idx, name)
+					gone[i] = true
 					exists = false
 				case empty:
 				case exists:
 					entries[i].hash = nh
 				default:
 					entries = append(entries, treeEntry{name: name, mode: modeTree, hash: nh})
-					idx[name] = len(entries) - 1
+					added[name] = len(entries) - 1
 					exists = true
-					cur = entries[len(entries)-1]
 				}
 				if exists {
-					cur = entries[idx[name]]
+					i, _ = find(name)
+					cur = entries[i]
 				}
 			}
 		}
@@ -289,14 +365,14 @@ func (b *treeBuilder) build(root Hash, n *changeNode, dir string) (Hash, bool, e
 				entries[i] = treeEntry{name: name, mode: mode, hash: bh}
 			} else {
 				entries = append(entries, treeEntry{name: name, mode: mode, hash: bh})
-				idx[name] = len(entries) - 1
+				added[name] = len(entries) - 1
 			}
 			b.changes = append(b.changes, fileChange{path: p, from: from, to: bh, mode: mode})
 		}
 	}
 	kept := entries[:0]
-	for _, e := range entries {
-		if e.name != removed {
+	for i, e := range entries {
+		if !gone[i] {
 			kept = append(kept, e)
 		}
 	}

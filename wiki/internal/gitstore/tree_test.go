@@ -3,8 +3,11 @@ package gitstore
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -241,5 +244,41 @@ func TestTreeLessMatchesGit(t *testing.T) {
 	want := gitStdin(t, dir, strings.Join(lines, "\n")+"\n", "mktree", "--missing")
 	if got := hashObject(treeObject, encodeTree(entries)).String(); got != want {
 		t.Fatalf("tree %s, git mktree %s", got, want)
+	}
+}
+
+// sortTree, which merges the entries a tree gains into its sorted old
+// ones, orders any list as a full sort in git tree order does, and parseTree
+// reads back what encodeTree wrote.
+func TestSortTreeMatchesAFullSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	names := []string{"a", "a.md", "a-b", "a0", "ab", "b", "b.md", "c", "pages", "pages.md", "z"}
+	for round := range 500 {
+		seen := map[string]bool{}
+		var entries []treeEntry
+		for range r.IntN(12) {
+			name := names[r.IntN(len(names))]
+			if r.IntN(3) == 0 {
+				name += fmt.Sprint(r.IntN(5))
+			}
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			mode := modeFile
+			if r.IntN(3) == 0 {
+				mode = modeTree
+			}
+			entries = append(entries, treeEntry{name: name, mode: mode, hash: Hash{byte(len(entries))}})
+		}
+		// A sorted prefix, as a rebuilt tree has, then the rest in any order.
+		k := r.IntN(len(entries) + 1)
+		sort.Slice(entries[:k], func(i, j int) bool { return treeLess(entries[i], entries[j]) })
+		want := slices.Clone(entries)
+		sort.Slice(want, func(i, j int) bool { return treeLess(want[i], want[j]) })
+		got, err := parseTree(encodeTree(entries))
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("round %d: %v, %v; want %v", round, got, err, want)
+		}
 	}
 }
