@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 )
 
@@ -282,7 +283,9 @@ func invalidateCacheTree(data []byte, dirty map[string]bool) ([]byte, bool) {
 	return out, true
 }
 
-// decodeOffsetVarint reads git's offset varint (index v4 name prefixes).
+// decodeOffsetVarint reads git's offset varint: index v4 name prefixes
+// and how far before an OFS_DELTA pack entry its base is. It returns 0
+// bytes read for a varint cut short or too large for an int.
 func decodeOffsetVarint(b []byte) (int, int) {
 	if len(b) == 0 {
 		return 0, 0
@@ -291,7 +294,7 @@ func decodeOffsetVarint(b []byte) (int, int) {
 	val := int(c & 127)
 	i := 1
 	for c&128 != 0 {
-		if i >= len(b) {
+		if i >= len(b) || val > math.MaxInt>>8 {
 			return 0, 0
 		}
 		val++

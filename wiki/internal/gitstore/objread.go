@@ -188,7 +188,8 @@ func (o *objectFiles) readAt(p *packFile, off int64, open openPacks, depth int) 
 		}
 		return packTypes[typ], data, err
 	case packOfsDelta:
-		rel, n := ofsDeltaOffset(h)
+		back, n := decodeOffsetVarint(h) // how far before this entry its base is
+		rel := int64(back)
 		if n == 0 || rel <= 0 || rel > off {
 			return "", nil, errBadPackEntry
 		}
@@ -252,25 +253,6 @@ func packEntryHead(b []byte) (typ int, size int64, used int) {
 		size |= int64(c&0x7f) << shift
 	}
 	return typ, size, used
-}
-
-// ofsDeltaOffset decodes how far before an OFS_DELTA entry its base is.
-func ofsDeltaOffset(b []byte) (int64, int) {
-	if len(b) == 0 {
-		return 0, 0
-	}
-	c := b[0]
-	rel := int64(c & 0x7f)
-	n := 1
-	for c&0x80 != 0 {
-		if n >= len(b) || rel > 1<<55 {
-			return 0, 0
-		}
-		c = b[n]
-		n++
-		rel = (rel+1)<<7 | int64(c&0x7f)
-	}
-	return rel, n
 }
 
 // maxObjectSize bounds what one read inflates (a header claiming more is
