@@ -2,6 +2,7 @@ package lint
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/ptwiki/pt/content"
@@ -63,17 +64,8 @@ func ownSubject(p, other *curPage) bool {
 
 // bagCount is how often a page uses a word (its bag is sorted by word).
 func bagCount(bag []wordCount, w string) int {
-	lo, hi := 0, len(bag)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if bag[mid].W < w {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo < len(bag) && bag[lo].W == w {
-		return bag[lo].N
+	if i, ok := slices.BinarySearchFunc(bag, w, func(e wordCount, w string) int { return strings.Compare(e.W, w) }); ok {
+		return bag[i].N
 	}
 	return 0
 }

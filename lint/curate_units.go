@@ -222,23 +222,15 @@ func clockMinutes(c string) int {
 	return hh*60 + mm
 }
 
-// zoneOffsets are a zone's offsets from UTC in minutes, winter and summer
-// for a zone named without its season; nil for no zone or an unknown one.
-func zoneOffsets(z string) []int {
-	h := map[string][]int{"utc": {0}, "gmt": {0}, "pt": {-8, -7}, "pst": {-8}, "pdt": {-7}, "et": {-5, -4}, "est": {-5}, "edt": {-4},
-		"ct": {-6, -5}, "cst": {-6}, "cdt": {-5}, "cet": {1}, "cest": {2}, "bst": {1}, "jst": {9}, "aest": {10}}[z]
-	if z == "ist" {
-		return []int{330}
-	}
-	out := make([]int, 0, len(h))
-	for _, x := range h {
-		out = append(out, x*60)
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
+// zoneMinutes are the offsets from UTC, in minutes, of the zones in
+// zoneNames: winter and summer for a zone named without its season.
+var zoneMinutes = map[string][]int{"utc": {0}, "gmt": {0}, "pt": {-480, -420}, "pst": {-480}, "pdt": {-420},
+	"et": {-300, -240}, "est": {-300}, "edt": {-240}, "ct": {-360, -300}, "cst": {-360}, "cdt": {-300},
+	"cet": {60}, "cest": {120}, "bst": {60}, "ist": {330}, "jst": {540}, "aest": {600}}
+
+// zoneOffsets are a zone's offsets from UTC in minutes; nil for no zone or
+// an unknown one. The slice is shared: callers only read it.
+func zoneOffsets(z string) []int { return zoneMinutes[z] }
 
 // showMinutes writes a normalised duration ("120m", "300-600m") in the
 // largest unit that divides it.
