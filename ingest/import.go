@@ -245,7 +245,7 @@ func (c *importer) stage(ctx context.Context, tx *wiki.Tx, res *ImportResult) er
 		}
 		d := c.docs[i]
 		err := stageDoc(ctx, tx, d, c.opts, res)
-		d.data, d.page, d.body = nil, nil, nil
+		d.data, d.page = nil, nil
 		d.srcData, d.sumData, d.srcPage, d.sumPage = nil, nil, nil, nil
 		if err == nil && c.opts.Progress != nil {
 			c.opts.Progress(c.base+i+1, c.total)

@@ -187,7 +187,7 @@ func headingsOf(d *corpusDoc, body []byte) []string {
 		return d.headings
 	}
 	var hs []string
-	for _, h := range content.Analyze(body).Headings {
+	for _, h := range content.Outline(body).Headings {
 		hs = append(hs, h.Text)
 	}
 	return hs

@@ -1,7 +1,6 @@
 package taxonomy
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -121,16 +120,15 @@ func (c *spokeCache) save(live map[string]bool) {
 	}
 	slices.Sort(blobs)
 	err := wiki.WriteStateFile(c.file, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		fmt.Fprintln(bw, spokeCacheHeader)
+		fmt.Fprintln(w, spokeCacheHeader) // w is buffered by WriteStateFile
 		for _, b := range blobs {
 			e := c.entries[b]
-			if strings.ContainsAny(b+e.Name+e.Words, "\t\n") {
+			if strings.ContainsAny(b, "\t\n") || strings.ContainsAny(e.Name, "\t\n") || strings.ContainsAny(e.Words, "\t\n") {
 				continue // not kept: read again from its spoke
 			}
-			fmt.Fprintf(bw, "%s\t%s\t%s\n", b, e.Name, e.Words)
+			fmt.Fprintf(w, "%s\t%s\t%s\n", b, e.Name, e.Words)
 		}
-		return bw.Flush()
+		return nil
 	})
 	if err == nil {
 		c.missed = 0
