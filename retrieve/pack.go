@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"errors"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -416,19 +417,15 @@ func clipParagraph(p string, want map[string]bool, room int) string {
 	}
 	score := make([]float64, len(lines))
 	var order []int
+	// summed in the terms' order, not a map's: floating-point sums in
+	// another order can differ in the last bit and break a tie the other
+	// way, so the same question would get another excerpt
+	terms := slices.Sorted(maps.Keys(df))
 	for i := range lines {
-		// summed in the terms' order, not the map's: floating-point sums
-		// in another order can differ in the last bit and break a tie the
-		// other way, so the same question would get another excerpt
-		var ts []string
-		for t := range sets[i] {
-			if want[t] {
-				ts = append(ts, t)
+		for _, t := range terms {
+			if sets[i][t] {
+				score[i] += 1 / float64(df[t])
 			}
-		}
-		slices.Sort(ts)
-		for _, t := range ts {
-			score[i] += 1 / float64(df[t])
 		}
 		if score[i] > 0 {
 			order = append(order, i)

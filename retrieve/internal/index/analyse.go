@@ -3,8 +3,6 @@ package index
 import (
 	"github.com/blugelabs/bluge/analysis"
 	"github.com/blugelabs/bluge/analysis/lang/en"
-	"github.com/blugelabs/bluge/analysis/token"
-	"github.com/blugelabs/bluge/analysis/tokenizer"
 )
 
 // A docAnalyser analyses documents' text fields exactly as analyzer does,
@@ -15,7 +13,6 @@ import (
 // builds documents has its own.
 type docAnalyser struct {
 	a     *analysis.Analyzer
-	stems *memoStemmer
 	path  string                          // the page the kept texts are of
 	texts map[string]analysis.TokenStream // short field values of path, analysed
 }
@@ -28,20 +25,8 @@ const maxKeptText = 1 << 10
 const maxStems = 1 << 17
 
 func newDocAnalyser() *docAnalyser {
-	stems := &memoStemmer{stem: en.StemmerFilter(), stems: map[string][]byte{}}
 	return &docAnalyser{
-		// analyzer's filters, with the stemmer remembered.
-		a: &analysis.Analyzer{
-			Tokenizer: tokenizer.NewUnicodeTokenizer(),
-			TokenFilters: []analysis.TokenFilter{
-				en.NewPossessiveFilter(),
-				token.NewLowerCaseFilter(),
-				en.StopWordsFilter(),
-				stems,
-				token.NewLengthFilter(1, maxTermRunes),
-			},
-		},
-		stems: stems,
+		a:     englishAnalyzer(&memoStemmer{stem: en.StemmerFilter(), stems: map[string][]byte{}}),
 		texts: map[string]analysis.TokenStream{},
 	}
 }

@@ -41,15 +41,21 @@ const maxTermRunes = 64
 // analyzer is bluge's English analyzer (unicode words, possessives, lower case,
 // stop words, snowball stemming) plus a length cap. The same analyzer serves
 // documents and questions, so their terms meet.
-var analyzer = &analysis.Analyzer{
-	Tokenizer: tokenizer.NewUnicodeTokenizer(),
-	TokenFilters: []analysis.TokenFilter{
-		en.NewPossessiveFilter(),
-		token.NewLowerCaseFilter(),
-		en.StopWordsFilter(),
-		en.StemmerFilter(),
-		token.NewLengthFilter(1, maxTermRunes),
-	},
+var analyzer = englishAnalyzer(en.StemmerFilter())
+
+// englishAnalyzer is analyzer's chain with stem as its stemmer, so that a
+// builder may remember stems and still analyse exactly as analyzer does.
+func englishAnalyzer(stem analysis.TokenFilter) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Tokenizer: tokenizer.NewUnicodeTokenizer(),
+		TokenFilters: []analysis.TokenFilter{
+			en.NewPossessiveFilter(),
+			token.NewLowerCaseFilter(),
+			en.StopWordsFilter(),
+			stem,
+			token.NewLengthFilter(1, maxTermRunes),
+		},
+	}
 }
 
 // Each unit type the retrieve package ranks separately keeps its text in
